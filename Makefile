@@ -1,0 +1,42 @@
+# The two commands of the README: `make run` and `make test`.
+# Both set up everything they need on a fresh Debian machine with Python 3.11.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 5000
+STAMP := $(VENV)/.installed
+
+.PHONY: run dev test chromium setup bench clean
+
+setup: $(STAMP) instance
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -m venv --help >/dev/null 2>&1 && $(PYTHON) -c 'import ensurepip' 2>/dev/null || { \
+	  echo "installing python3-venv"; apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3-venv; }
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(STAMP)
+
+instance:
+	mkdir -p instance
+
+# Debian's Chromium for the browser tests (Playwright cannot download its own here).
+chromium:
+	@command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+
+run: setup
+	$(BIN)/gunicorn --workers 2 --bind $(HOST):$(PORT) --access-logfile - 'scorer:create_app()'
+
+dev: setup
+	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
+
+test: setup chromium
+	$(BIN)/python -m pytest
+
+bench: setup
+	$(BIN)/python bench/replay.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,299 @@
+"""What every game module provides, and the pieces they share.
+
+A game is a class whose instance knows one match's options and number of
+players. The match fold (``scorer.match``) asks it, deal after deal:
+
+- ``start(first_dealer)`` → the state before deal 1 (plain data);
+- ``plan(state)`` → the :class:`Plan` of the next deal: who deals, leads,
+  passes, the trump, what to tell the table and which fields to ask;
+- ``check(entry, plan)`` → the entry as stored, or :class:`EntryError`;
+- ``score(entry, plan)`` → :class:`Score`, points per seat with a line each;
+- ``advance(state, entry, plan)`` → the state after the deal;
+- ``outcome(totals, deals_played)`` → :class:`Outcome`.
+
+Nothing here knows Flask; strings a player reads go through ``scorer.i18n``.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..i18n import _
+
+
+class EntryError(ValueError):
+    """An entry or option that cannot happen with real cards, in table words."""
+
+    def __init__(self, message: str, field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+# --- options ---------------------------------------------------------------
+
+Default = Any  # a value, or a function of the options known so far
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str
+    kind: str  # "choice", "bool", "int", "map"
+    default: Default
+    label: str
+    help: str  # one line: what it does
+    source: str = ""
+    choices: tuple = ()
+    choice_labels: tuple = ()
+    low: int = 1
+    high: int = 10_000
+    applies: Callable[[dict], bool] | None = None  # shown on the form when
+
+    def default_for(self, opts: dict) -> Any:
+        return self.default(opts) if callable(self.default) else self.default
+
+    def parse(self, value: Any) -> Any:
+        """The value from a record, strictly typed, or EntryError naming it."""
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise EntryError(_("option %(key)s must be true or false", key=self.key), self.key)
+            return value
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise EntryError(_("option %(key)s must be a whole number", key=self.key), self.key)
+            if not self.low <= value <= self.high:
+                raise EntryError(
+                    _("option %(key)s must be between %(low)s and %(high)s",
+                      key=self.key, low=self.low, high=self.high), self.key)
+            return value
+        if self.kind == "choice":
+            if isinstance(value, bool) or value not in self.choices:
+                raise EntryError(
+                    _("option %(key)s must be one of %(choices)s",
+                      key=self.key, choices=", ".join(str(c) for c in self.choices)), self.key)
+            return value
+        raise EntryError(_("option %(key)s cannot be read", key=self.key), self.key)
+
+
+def whole(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
+    """A whole number from an entry, or an EntryError in table words."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise EntryError(_("%(what)s must be a whole number", what=what), what)
+    if not low <= value <= high:
+        raise EntryError(
+            _("%(what)s must be between %(low)s and %(high)s", what=what, low=low, high=high), what)
+    return value
+
+
+def seat(value: Any, n: int, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
+        raise EntryError(_("%(what)s must be a seat from 0 to %(last)s", what=what, last=n - 1), what)
+    return value
+
+
+def counts(value: Any, n: int, what: str, total: int | None = None, label: str | None = None) -> list[int]:
+    """One whole number per seat; with ``total``, they must add up to it."""
+    label = label or what
+    if not isinstance(value, list) or len(value) != n:
+        raise EntryError(_("%(what)s needs one number per player (%(n)s)", what=label, n=n), what)
+    out = [whole(v, label, 0, 1000) for v in value]
+    if total is not None and sum(out) != total:
+        raise EntryError(
+            _("%(what)s add up to %(got)s, but %(want)s are in play",
+              what=label, got=sum(out), want=total), what)
+    return out
+
+
+def only_fields(entry: Any, allowed: set[str]) -> dict:
+    if not isinstance(entry, dict):
+        raise EntryError(_("a deal must be a JSON object"))
+    extra = sorted(set(entry) - allowed)
+    if extra:
+        raise EntryError(_("unknown field %(field)s in this deal", field=extra[0]), extra[0])
+    return entry
+
+
+def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
+           optional: frozenset = frozenset()) -> dict[str, int | None]:
+    """Who took each of ``cards``: exactly those keys, one seat each.
+
+    Keys in ``optional`` may be missing or null (a card out of play)."""
+    from ..cards import display
+
+    if not isinstance(value, dict):
+        raise EntryError(_("%(what)s must say who took each card", what=what), what)
+    for key in value:
+        if key not in cards:
+            raise EntryError(_("%(card)s is not scored in this deal", card=_card_name(key)), what)
+    out: dict[str, int | None] = {}
+    for c in cards:
+        v = value.get(c)
+        if v is None:
+            if c in optional:
+                out[c] = None
+                continue
+            raise EntryError(_("say who took %(card)s", card=display(c)), what)
+        out[c] = seat(v, n, display(c))
+    return out
+
+
+def _card_name(key: Any) -> str:
+    from ..cards import display, is_card
+
+    return display(key) if is_card(key) else str(key)[:20]
+
+
+# --- a deal's plan, score and the match's outcome ---------------------------
+
+
+@dataclass
+class Field:
+    """One thing the entry form asks, rendered by its kind.
+
+    kinds: ``counts`` (a number per seat, ``total`` fills the last one in),
+    ``owner`` (which seat took ``card``), ``partition`` (which seat took each
+    of ``cards``), ``choice`` (one of ``choices`` per seat or once),
+    ``seat_choice`` and ``flag``.
+    """
+
+    kind: str
+    name: str
+    label: str
+    help: str = ""
+    total: int | None = None
+    cards: tuple[str, ...] = ()
+    choices: tuple = ()
+    optional: bool = False
+    per_seat: bool = True
+    high: int = 1000
+
+
+@dataclass
+class Plan:
+    number: int  # 1-based deal number
+    dealer: int
+    leader: int | None
+    leader_text: str = ""  # when the leader is not a known seat ("holds 2♣")
+    passing: str | None = None  # "left 3", "right 3", "across 3", "none"
+    trump: str | None = None  # a suit letter, or None
+    title: str = ""
+    notes: list[str] = field(default_factory=list)
+    fields: list[Field] = field(default_factory=list)
+    context: dict = field(default_factory=dict)
+
+
+@dataclass
+class Score:
+    points: list[int]
+    lines: list[str]  # per seat, "5 hearts, Q♠ → 18"
+    note: str = ""  # about the deal as a whole ("Ala shot the moon")
+
+
+@dataclass
+class Outcome:
+    finished: bool
+    winners: list[int] = field(default_factory=list)
+    note: str = ""
+
+
+class Game(ABC):
+    key = ""
+    name = ""
+    player_counts: tuple[int, ...] = (4,)
+    higher_wins = False
+    options: tuple[Option, ...] = ()
+    source = ""
+
+    def __init__(self, options: dict, names: list[str]):
+        self.opts = options
+        self.names = list(names)
+        self.n = len(names)
+
+    # Options -----------------------------------------------------------
+    @classmethod
+    def default_players(cls) -> int:
+        return cls.player_counts[0]
+
+    @classmethod
+    def normalize_options(cls, raw: Any, names: int) -> dict:
+        """Options of a record, defaults filled in; EntryError names a bad one."""
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise EntryError(_("options must be a JSON object"), "options")
+        known = {o.key for o in cls.options} | {"players"}
+        for key in raw:
+            if key not in known:
+                raise EntryError(_("unknown option %(key)s for %(game)s",
+                                   key=str(key)[:40], game=cls.name), "options")
+        if "players" in raw:
+            p = raw["players"]
+            if isinstance(p, bool) or not isinstance(p, int) or p not in cls.player_counts:
+                raise EntryError(_("option players must be one of %(choices)s",
+                                   choices=", ".join(map(str, cls.player_counts))), "players")
+            if p != names:
+                raise EntryError(_("option players says %(p)s, but %(names)s names are given",
+                                   p=p, names=names), "players")
+        if names not in cls.player_counts:
+            raise EntryError(_("%(game)s is played by %(choices)s players, not %(n)s",
+                               game=cls.name, choices=_or_list(sorted(cls.player_counts)), n=names),
+                             "players")
+        opts: dict = {"players": names}
+        for o in cls.options:
+            opts[o.key] = o.parse(raw[o.key]) if o.key in raw else o.default_for(opts)
+        cls.check_options(opts)
+        return opts
+
+    @classmethod
+    def check_options(cls, opts: dict) -> None:
+        """Cross-checks between options (override)."""
+
+    @classmethod
+    def visible_options(cls, opts: dict) -> list[Option]:
+        return [o for o in cls.options if o.applies is None or o.applies(opts)]
+
+    # The fold's questions (override) -------------------------------------
+    def start(self, first_dealer: int) -> Any:
+        return {"first_dealer": first_dealer, "played": 0}
+
+    def dealer(self, state: Any) -> int:
+        return (state["first_dealer"] + state["played"]) % self.n
+
+    @abstractmethod
+    def plan(self, state: Any) -> Plan:
+        """The next deal's plan."""
+
+    @abstractmethod
+    def check(self, entry: Any, plan: Plan) -> dict:
+        """The entry as stored, or EntryError."""
+
+    @abstractmethod
+    def score(self, entry: dict, plan: Plan) -> Score:
+        """Points per seat."""
+
+    def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
+        return {**state, "played": state["played"] + 1}
+
+    @abstractmethod
+    def outcome(self, totals: list[int], played: int) -> Outcome:
+        """Whether the match is over, and who won."""
+
+    def teams(self) -> list[tuple[int, ...]] | None:
+        return None
+
+    def describe(self, entry: dict, plan: Plan) -> str:
+        """The entry in words, for the sheet and the CSV."""
+        return ""
+
+    # Shared helpers ----------------------------------------------------
+    def best(self, values: list[int]) -> list[int]:
+        """Seats (or indexes) holding the best value: highest or lowest."""
+        target = max(values) if self.higher_wins else min(values)
+        return [i for i, v in enumerate(values) if v == target]
+
+
+def _or_list(items: list) -> str:
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " " + _("or") + " " + items[-1]

@@ -1,0 +1,319 @@
+"""Hearts and Black Maria: one family of penalty games (RULES.md, seeds 000, 002, 004).
+
+What differs between the two is data: the cards removed, the pass cycle, the
+penalty cards, and whether a moon can be shot.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import RANKS, display, pack, rank_of, suit_of
+from ..i18n import L_, _
+from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
+                   only_fields, owners)
+
+SPOT_VALUES = {
+    "10-10-10-15": {"J": 10, "Q": 10, "K": 10, "A": 15},
+    "11-12-13-14": {"J": 11, "Q": 12, "K": 13, "A": 14},
+}
+PASS_WORDS = {"left": L_("left"), "right": L_("right"), "across": L_("across"), "none": L_("none")}
+
+
+def spot_value(card: str, table: str) -> int:
+    rank = rank_of(card)
+    return SPOT_VALUES[table].get(rank) or int(rank)
+
+
+def _target_default(opts: dict) -> int:
+    return 500 if opts.get("scoring") == "spot" else 100
+
+
+SPOT_VALUES_OPTION = Option(
+    "spot_values", "choice", "10-10-10-15", L_("Spot values"),
+    L_("What J Q K A of hearts are worth under Spot scoring."),
+    source="seed 002 (10-10-10-15); 11-12-13-14 a common variant",
+    choices=("10-10-10-15", "11-12-13-14"),
+    choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")),
+    applies=lambda o: o.get("scoring") == "spot")
+OMNIBUS_OPTION = Option(
+    "omnibus", "bool", False, L_("Omnibus (J♦ -10)"),
+    L_("Whoever takes J♦ scores 10 points off."), source="seed 004")
+TARGET_OPTION = Option(
+    "target", "int", _target_default, L_("Target"),
+    L_("The match ends when a player reaches this total; lowest wins."),
+    source="seeds 000, 004 (100; 500 under Spot)", low=1, high=100_000,
+    applies=lambda o: o.get("end", "target") == "target")
+
+
+class HeartsFamily(Game):
+    higher_wins = False
+    removed: dict[int, tuple[str, ...]] = {}
+    moon_possible = True
+
+    # --- the pack -------------------------------------------------------
+    @property
+    def pack(self) -> tuple[str, ...]:
+        return pack(without=self.removed[self.n])
+
+    @property
+    def hearts_in_play(self) -> tuple[str, ...]:
+        return tuple(c for c in self.pack if suit_of(c) == "H")
+
+    @property
+    def spot(self) -> bool:
+        return self.opts.get("scoring") == "spot"
+
+    def penalty_cards(self) -> dict[str, int]:
+        """The special cards and what each costs, in the order the form asks."""
+        cards = {"QS": 25 if self.spot else 13}
+        if self.spades_scored:
+            cards.update({"KS": 10, "AS": 7})
+        if self.opts.get("omnibus"):
+            cards["JD"] = -10
+        return cards
+
+    spades_scored = False
+
+    def heart_value(self, card: str) -> int:
+        return spot_value(card, self.opts["spot_values"]) if self.spot else 1
+
+    def first_leader(self, dealer: int) -> tuple[int | None, str]:
+        return (dealer + 1) % self.n, ""
+
+    # --- the fold ---------------------------------------------------------
+    def plan(self, state: Any) -> Plan:
+        dealer = self.dealer(state)
+        number = state["played"] + 1
+        leader, leader_text = self.first_leader(dealer)
+        passing = self.passing(state["played"])
+        removed = self.removed[self.n]
+        hand = len(self.pack) // self.n
+        notes = []
+        if removed:
+            notes.append(_("Take %(cards)s out of the pack: %(hand)s cards each.",
+                           cards=" ".join(display(c) for c in removed), hand=hand))
+        notes.append(self.pass_note(passing))
+        fields = []
+        if self.spot:
+            fields.append(Field("partition", "heart_cards", _("Which hearts each player took"),
+                                cards=self.hearts_in_play))
+        else:
+            fields.append(Field("counts", "hearts", _("Hearts taken"),
+                                total=len(self.hearts_in_play), high=len(self.hearts_in_play)))
+        for c in self.penalty_cards():
+            fields.append(Field("owner", f"taken_by.{c}", _("Who took %(card)s?", card=display(c)),
+                                cards=(c,)))
+        return Plan(number=number, dealer=dealer, leader=leader, leader_text=leader_text,
+                    passing=passing, title=_("Deal %(n)s", n=number), notes=notes,
+                    fields=fields)
+
+    def pass_note(self, passing: str) -> str:
+        if passing == "none":
+            return _("No passing this deal.")
+        way, count = passing.split()
+        return _("Pass %(count)s cards %(way)s.", count=count, way=PASS_WORDS[way])
+
+    def check(self, entry: Any, plan: Plan) -> dict:
+        entry = only_fields(entry, {"hearts", "heart_cards", "taken_by"})
+        in_play = self.hearts_in_play
+        out: dict = {}
+        if "heart_cards" in entry:
+            out["heart_cards"] = self._check_heart_cards(entry["heart_cards"], in_play)
+            from_cards = [len(cs) for cs in out["heart_cards"]]
+            if "hearts" in entry:
+                given = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
+                for s in range(self.n):
+                    if given[s] != from_cards[s]:
+                        raise EntryError(_(
+                            "%(name)s: hearts says %(count)s, but %(cards)s heart cards are listed",
+                            name=self.names[s], count=given[s], cards=from_cards[s]), "hearts")
+            out["hearts"] = from_cards
+        elif self.spot:
+            raise EntryError(_("under Spot scoring, say which hearts each player took"),
+                             "heart_cards")
+        elif "hearts" in entry:
+            out["hearts"] = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
+        else:
+            raise EntryError(_("say how many hearts each player took"), "hearts")
+        specials = tuple(self.penalty_cards())
+        out["taken_by"] = owners(entry.get("taken_by"), specials, self.n)
+        return {"hearts": out["hearts"], **({"heart_cards": out["heart_cards"]}
+                                            if "heart_cards" in out else {}),
+                "taken_by": out["taken_by"]}
+
+    def _check_heart_cards(self, value: Any, in_play: tuple[str, ...]) -> list[list[str]]:
+        from ..cards import parse
+
+        if not isinstance(value, list) or len(value) != self.n:
+            raise EntryError(_("heart_cards needs one list of cards per player (%(n)s)", n=self.n),
+                             "heart_cards")
+        seen: dict[str, int] = {}
+        out = []
+        for s, cards in enumerate(value):
+            if not isinstance(cards, list):
+                raise EntryError(_("heart_cards needs one list of cards per player (%(n)s)",
+                                   n=self.n), "heart_cards")
+            mine = []
+            for raw in cards:
+                c = parse(raw)
+                if c is None or c not in in_play:
+                    shown = display(c) if c else str(raw)[:12]
+                    raise EntryError(_("%(card)s is not a heart in play", card=shown), "heart_cards")
+                if c in seen:
+                    raise EntryError(_("%(card)s is listed twice", card=display(c)), "heart_cards")
+                seen[c] = s
+                mine.append(c)
+            out.append(sorted(mine, key=lambda c: RANKS.index(rank_of(c))))
+        missing = [c for c in in_play if c not in seen]
+        if missing:
+            raise EntryError(_("nobody took %(cards)s", cards=" ".join(display(c) for c in missing)),
+                             "heart_cards")
+        return out
+
+    def score(self, entry: dict, plan: Plan) -> Score:
+        n = self.n
+        cards = self.penalty_cards()
+        if "heart_cards" in entry:
+            hearts = [sum(self.heart_value(c) for c in cs) for cs in entry["heart_cards"]]
+        else:
+            hearts = [k * self.heart_value("2H") for k in entry["hearts"]]
+        points = list(hearts)
+        lines = [[_("%(k)s hearts", k=entry["hearts"][s])] if entry["hearts"][s] else []
+                 for s in range(n)]
+        for c, value in cards.items():
+            if c == "JD":
+                continue  # added after any moon
+            s = entry["taken_by"][c]
+            points[s] += value
+            lines[s].append(display(c))
+        note = ""
+        shooter = self.shooter(entry)
+        if shooter is not None:
+            value = sum(self.heart_value(c) for c in self.hearts_in_play) + cards["QS"]
+            if self.opts["moon"] == "others":
+                points = [0 if s == shooter else value for s in range(n)]
+            else:
+                points = [-value if s == shooter else 0 for s in range(n)]
+            note = _("%(name)s shot the moon", name=self.names[shooter])
+            lines[shooter].append(_("the moon"))
+        if "JD" in cards:
+            s = entry["taken_by"]["JD"]
+            points[s] += cards["JD"]
+            lines[s].append(display("JD"))
+        text = [(", ".join(str(x) for x in lines[s]) or _("nothing")) + f" → {points[s]}"
+                for s in range(n)]
+        return Score(points, text, note)
+
+    def shooter(self, entry: dict) -> int | None:
+        if not self.moon_possible or self.opts.get("moon", "off") == "off":
+            return None
+        qs = entry["taken_by"]["QS"]
+        if entry["hearts"][qs] == len(self.hearts_in_play):
+            return qs
+        return None
+
+    def outcome(self, totals: list[int], played: int) -> Outcome:
+        if self.opts.get("end", "target") == "deals":
+            finished = played >= self.opts["deals"]
+        else:
+            finished = max(totals) >= self.opts["target"]
+        if not finished:
+            return Outcome(False)
+        teams = self.teams()
+        if teams:
+            sums = [sum(totals[s] for s in t) for t in teams]
+            return Outcome(True, sorted(s for i in self.best(sums) for s in teams[i]))
+        return Outcome(True, self.best(totals))
+
+    def describe(self, entry: dict, plan: Plan) -> str:
+        names = self.names
+        parts = []
+        for s in range(self.n):
+            taken = []
+            if "heart_cards" in entry:
+                taken += [display(c) for c in entry["heart_cards"][s]]
+            elif entry["hearts"][s]:
+                taken.append(f"{entry['hearts'][s]}♥")
+            taken += [display(c) for c, who in entry["taken_by"].items() if who == s]
+            if taken:
+                parts.append(f"{names[s]} {' '.join(taken)}")
+        return "; ".join(parts)
+
+
+class Hearts(HeartsFamily):
+    key = "hearts"
+    name = L_("Hearts")
+    player_counts = (4, 3, 5, 6)
+    source = L_("Seed 004, the “Standard Hearts” column")
+    removed = {3: ("2D",), 4: (), 5: ("2C", "2D"), 6: ("2C", "2D", "2S", "3C")}
+    cycles = {3: ("left", "right", "none"), 4: ("left", "right", "across", "none"),
+              5: ("left", "right", "none"), 6: ("left", "right", "across", "none")}
+    options = (
+        Option("moon", "choice", "others", L_("Shooting the moon"),
+               L_("Taking every heart and Q♠: what the shooter's deal is worth."),
+               source="seed 004", choices=("others", "self", "off"),
+               choice_labels=(L_("Everyone else gets 26"), L_("Shooter gets -26"),
+                              L_("Off: scored as taken"))),
+        Option("scoring", "choice", "standard", L_("Scoring"),
+               L_("Standard: a heart 1, Q♠ 13. Spot: hearts by face value, Q♠ 25."),
+               source="seed 004", choices=("standard", "spot"),
+               choice_labels=(L_("Standard"), L_("Spot"))),
+        SPOT_VALUES_OPTION, OMNIBUS_OPTION, TARGET_OPTION,
+    )
+
+    def passing(self, played: int) -> str:
+        way = self.cycles[self.n][played % len(self.cycles[self.n])]
+        return "none" if way == "none" else f"{way} 3"
+
+    def first_leader(self, dealer: int) -> tuple[int | None, str]:
+        low = next(c for c in reversed(self.pack) if suit_of(c) == "C")
+        return None, _("%(card)s leads (whoever holds it)", card=display(low))
+
+
+class BlackMaria(HeartsFamily):
+    key = "black_maria"
+    name = L_("Black Maria")
+    player_counts = (3, 4, 5, 6)
+    source = L_("Seeds 000, 002 and 004")
+    removed = {3: ("2C",), 4: (), 5: ("2C", "2D"), 6: ("2S", "2H", "2D", "2C")}
+    moon_possible = False
+    options = (
+        Option("scoring", "choice", "black_maria", L_("Scoring"),
+               L_("Which cards cost points."), source="seeds 000, 002, 004",
+               choices=("black_maria", "black_lady", "spot"),
+               choice_labels=(L_("Black Maria: heart 1, Q♠ 13, K♠ 10, A♠ 7"),
+                              L_("Black Lady: heart 1, Q♠ 13 only"),
+                              L_("Spot: hearts by value, Q♠ 25, K♠ 10, A♠ 7"))),
+        SPOT_VALUES_OPTION, OMNIBUS_OPTION,
+        Option("end", "choice", "target", L_("End"),
+               L_("Play to a target total, or a fixed number of deals."),
+               source="seed 004", choices=("target", "deals"),
+               choice_labels=(L_("At the target"), L_("After a number of deals"))),
+        TARGET_OPTION,
+        Option("deals", "int", lambda o: 2 * o["players"], L_("Deals"),
+               L_("How many deals, when the match ends after a number of deals."),
+               source="seed 004", low=1, high=1000,
+               applies=lambda o: o.get("end") == "deals"),
+        Option("partnership", "bool", False, L_("Partnership (4 players)"),
+               L_("Seats 1 and 3 against 2 and 4; the lower team total wins."),
+               source="seed 000", applies=lambda o: o.get("players") == 4),
+    )
+
+    @property
+    def spades_scored(self) -> bool:  # type: ignore[override]
+        return self.opts["scoring"] != "black_lady"
+
+    @classmethod
+    def check_options(cls, opts: dict) -> None:
+        if opts["partnership"] and opts["players"] != 4:
+            raise EntryError(_("partnership play needs 4 players"), "partnership")
+        if opts["deals"] % opts["players"]:
+            raise EntryError(_("the number of deals must be a multiple of the players (%(n)s)",
+                               n=opts["players"]), "deals")
+
+    def passing(self, played: int) -> str:
+        return "right 3"
+
+    def teams(self) -> list[tuple[int, ...]] | None:
+        return [(0, 2), (1, 3)] if self.opts["partnership"] else None

@@ -1,0 +1,129 @@
+"""The JSON game record of RECORD.md: load (validate), dump, and CSV.
+
+Every path into the app — forms, import, the API, the CLI — ends here, so
+there is one validator.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import unicodedata
+from typing import Any
+
+from .games import GAMES, EntryError
+from .i18n import _
+from .match import DealError, Match, Standings, fold
+
+FORMAT = "scorer-record"
+VERSION = 1
+NAME_MAX = 40
+DEALS_MAX = 2000
+
+
+class RecordError(ValueError):
+    """A record that cannot be read, with one line naming what is wrong."""
+
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def check_names(value: Any) -> list[str]:
+    if not isinstance(value, list) or not value:
+        raise EntryError(_("players must be a list of names"), "players")
+    names = []
+    for raw in value:
+        if not isinstance(raw, str):
+            raise EntryError(_("every player name must be text"), "players")
+        name = " ".join(raw.split())
+        if not name:
+            raise EntryError(_("a player name is empty"), "players")
+        if len(name) > NAME_MAX:
+            raise EntryError(_("a player name may have at most %(n)s characters", n=NAME_MAX),
+                             "players")
+        if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+            raise EntryError(_("a player name has a character that cannot be shown"), "players")
+        if name.casefold() in (n.casefold() for n in names):
+            raise EntryError(_("two players are called %(name)s", name=name), "players")
+        names.append(name)
+    if len(names) > 12:
+        raise EntryError(_("too many players"), "players")
+    return names
+
+
+def load_match(data: Any) -> Match:
+    """The match a record describes, its header checked (deals not folded)."""
+    if not isinstance(data, dict):
+        raise RecordError(_("a record must be a JSON object"))
+    if "format" in data and data["format"] != FORMAT:
+        raise RecordError(_("format must be %(f)s", f=FORMAT))
+    if "version" in data and (isinstance(data["version"], bool) or data["version"] != VERSION):
+        raise RecordError(_("version must be %(v)s", v=VERSION))
+    game = data.get("game")
+    if not isinstance(game, str) or game not in GAMES:
+        raise RecordError(_("game must be one of %(games)s", games=", ".join(GAMES)))
+    try:
+        names = check_names(data.get("players"))
+        options = GAMES[game].normalize_options(data.get("options", {}), len(names))
+        first = data.get("first_dealer", 0)
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
+            raise EntryError(_("first_dealer must be a seat from 0 to %(last)s",
+                               last=len(names) - 1), "first_dealer")
+    except EntryError as e:
+        raise RecordError(e.message) from None
+    deals = data.get("deals", [])
+    if not isinstance(deals, list):
+        raise RecordError(_("deals must be a list"))
+    if len(deals) > DEALS_MAX:
+        raise RecordError(_("a record may hold at most %(n)s deals", n=DEALS_MAX))
+    return Match(game, options, names, first, deals)
+
+
+def load(data: Any) -> tuple[Match, Standings]:
+    """A whole record validated: the match with its deals as checked, and its standings."""
+    match = load_match(data)
+    try:
+        standings = fold(match)
+    except DealError as e:
+        raise RecordError(e.message) from None
+    match.deals = [row.entry for row in standings.rows]
+    return match, standings
+
+
+def dump(match: Match, standings: Standings | None = None, match_id: int | None = None) -> dict:
+    """The record of a match, with its ``computed`` block."""
+    standings = standings or fold(match)
+    record: dict = {"format": FORMAT, "version": VERSION}
+    if match_id is not None:
+        record["id"] = match_id
+    record.update({
+        "game": match.game,
+        "options": dict(match.options),
+        "players": list(match.players),
+        "first_dealer": match.first_dealer,
+        "deals": list(match.deals),
+        "computed": standings.computed(),
+    })
+    return record
+
+
+CSV_HEADER = ["match", "deal", "dealer", "player", "seat", "entry", "points", "total", "place"]
+
+
+def to_csv(match: Match, standings: Standings, title: str) -> str:
+    """One row per deal and player, then a total row per player (UTF-8, with BOM)."""
+    out = io.StringIO()
+    out.write("\ufeff")  # spreadsheets then read the names in any script as UTF-8
+    w = csv.writer(out, lineterminator="\r\n")
+    w.writerow([_("match"), _("deal"), _("dealer"), _("player"), _("seat"), _("entry"),
+                _("points"), _("total"), _("place")])
+    names = match.players
+    for row in standings.rows:
+        for s, name in enumerate(names):
+            w.writerow([title, row.number, names[row.plan.dealer], name, s + 1,
+                        row.words, row.score.points[s], row.totals[s], ""])
+    for s, name in enumerate(names):
+        w.writerow([title, _("total"), "", name, s + 1, "", "", standings.totals[s],
+                    standings.places[s] if standings.finished else ""])
+    return out.getvalue()

@@ -1,0 +1,58 @@
+"""The web layer: HTML pages, the JSON API and the rules pages."""
+
+from __future__ import annotations
+
+from flask import Flask, current_app, jsonify, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException
+
+from ..games import GAMES
+from ..i18n import _
+
+
+def db():
+    return current_app.extensions["scorer_db"]()
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def register(app: Flask) -> None:
+    from . import api, matches, rules
+
+    app.register_blueprint(matches.bp)
+    app.register_blueprint(api.bp)
+    app.extensions["csrf"].exempt(api.bp)  # JSON bodies only (415 otherwise): no CSRF
+    app.register_blueprint(rules.bp)
+
+    @app.context_processor
+    def globals_():
+        from ..cards import display, is_red
+
+        return {"GAMES": GAMES, "card": display, "is_red": is_red}
+
+    @app.template_filter("seats")
+    def seats_filter(seats, names):
+        """Seat numbers → the players' names."""
+        return [names[s] for s in seats]
+
+    @app.errorhandler(CSRFError)
+    def csrf_error(e):
+        return render_template("error.html", code=400, message=_(
+            "This form has expired. Go back, reload the page and try again; "
+            "nothing was saved.")), 400
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException):
+        messages = {
+            400: _("This request cannot be read."),
+            404: _("There is nothing here."),
+            405: _("That is not allowed here."),
+            413: _("That is too large."),
+            415: _("Send JSON (Content-Type: application/json)."),
+        }
+        message = getattr(e, "scorer_message", None) or messages.get(e.code, e.name)
+        if wants_json():
+            return jsonify(error=message), e.code
+        return render_template("error.html", code=e.code, message=message), e.code

@@ -1,0 +1,242 @@
+"""Flask-WTF forms built from what a game asks (``Plan.fields``, ``Game.options``).
+
+The forms only carry values and the CSRF token; what the values mean is
+checked once, by the game module, through the same record shapes the API and
+the importer use.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_wtf import FlaskForm
+from wtforms import (BooleanField, HiddenField, IntegerField, RadioField, SelectField,
+                     StringField)
+from wtforms.validators import Length, NumberRange, Optional
+
+from ..games.base import EntryError, Field, Game
+from ..i18n import L_, _
+
+MAX_SEATS = 6
+
+
+class ConfirmForm(FlaskForm):
+    """A bare form for POST buttons (delete, rematch): CSRF only."""
+
+
+class ImportForm(FlaskForm):
+    pass
+
+
+# --- new match -------------------------------------------------------------
+
+
+def new_match_form(game: type[Game], formdata=None) -> FlaskForm:
+    seats = max(game.player_counts)
+
+    class NewMatchForm(FlaskForm):
+        pass
+
+    for s in range(seats):
+        setattr(NewMatchForm, f"name_{s}", StringField(
+            L_("Player %(n)s", n=s + 1), validators=[Optional(), Length(max=200)]))
+    dealer_choices = [("draw", L_("Draw lots (the app picks)"))] + [
+        (str(s), L_("Player %(n)s", n=s + 1)) for s in range(seats)]
+    NewMatchForm.first_dealer = SelectField(L_("First dealer"), choices=dealer_choices,
+                                            default="0")
+    for o in game.options:
+        name = f"opt_{o.key}"
+        if o.kind == "bool":
+            field = BooleanField(o.label, default=o.default)
+        elif o.kind == "choice":
+            field = RadioField(o.label, choices=list(zip(o.choices, o.choice_labels or o.choices)),
+                               default=o.default)
+        else:
+            field = IntegerField(o.label, validators=[Optional(), NumberRange(o.low, o.high)])
+        setattr(NewMatchForm, name, field)
+    return NewMatchForm(formdata=formdata)
+
+
+def record_from_new_match(game: type[Game], form: FlaskForm) -> dict:
+    """The record header a filled-in new-match form describes."""
+    seats = max(game.player_counts)
+    names = [(form[f"name_{s}"].data or "").strip() for s in range(seats)]
+    filled = [n for n in names if n]
+    options: dict[str, Any] = {}
+    for o in game.options:
+        value = form[f"opt_{o.key}"].data
+        if o.kind == "int" and value is None:
+            continue  # blank: the default
+        options[o.key] = value
+    dealer = form.first_dealer.data
+    record = {"game": game.key, "players": filled, "options": options}
+    if dealer != "draw":
+        try:
+            seat = int(dealer)
+        except (TypeError, ValueError):
+            seat = -1
+        # the dealer is named by row; rows left blank do not count
+        rows = [i for i, n in enumerate(names) if n]
+        if seat in rows:
+            record["first_dealer"] = rows.index(seat)
+        else:
+            raise EntryError(_("the first dealer's row has no name"), "first_dealer")
+    return record
+
+
+# --- a deal ----------------------------------------------------------------
+
+
+def _set(entry: dict, path: str, value: Any) -> None:
+    *parents, last = path.split(".")
+    for p in parents:
+        entry = entry.setdefault(p, {})
+    entry[last] = value
+
+
+def _get(entry: dict, path: str) -> Any:
+    for p in path.split("."):
+        if not isinstance(entry, dict) or p not in entry:
+            return None
+        entry = entry[p]
+    return entry
+
+
+def field_id(f: Field, *parts: Any) -> str:
+    return "__".join([f.name.replace(".", "_")] + [str(p) for p in parts])
+
+
+def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict | None = None):
+    """A form for the deal: one input per seat and field, by the field's kind."""
+    n = len(names)
+    seat_choices = [(str(s), name) for s, name in enumerate(names)]
+
+    class DealForm(FlaskForm):
+        expect = HiddenField()
+
+    for f in fields:
+        if f.kind == "counts":
+            for s in range(n):
+                setattr(DealForm, field_id(f, s), IntegerField(
+                    names[s], validators=[Optional(), NumberRange(0, f.high)]))
+        elif f.kind == "owner":
+            choices = seat_choices + ([("none", _("out of play"))] if f.optional else [])
+            setattr(DealForm, field_id(f), RadioField(f.label, choices=choices,
+                                                       validators=[Optional()]))
+        elif f.kind == "partition":
+            for c in f.cards:
+                setattr(DealForm, field_id(f, c), RadioField(c, choices=seat_choices,
+                                                              validators=[Optional()]))
+        elif f.kind == "choice":
+            choices = [(str(v), str(label)) for v, label in f.choices]
+            if f.per_seat:
+                for s in range(n):
+                    setattr(DealForm, field_id(f, s), RadioField(
+                        names[s], choices=choices, validators=[Optional()]))
+            else:
+                setattr(DealForm, field_id(f), RadioField(f.label, choices=choices,
+                                                           validators=[Optional()]))
+        elif f.kind == "seat_choice":
+            choices = ([("", _("nobody"))] if f.optional else []) + seat_choices
+            setattr(DealForm, field_id(f), RadioField(f.label, choices=choices,
+                                                       validators=[Optional()]))
+        elif f.kind == "flag":
+            setattr(DealForm, field_id(f), BooleanField(f.label))
+        elif f.kind == "card":
+            setattr(DealForm, field_id(f), SelectField(
+                f.label, choices=[("", "—")] + [(c, c) for c in f.cards],
+                validators=[Optional()]))
+    return DealForm(formdata=formdata, data=data)
+
+
+def _int_or_raw(value: Any) -> Any:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return value
+
+
+def entry_from_form(fields: list[Field], names: list[str], form) -> dict:
+    """The record entry the form describes. Blank counts: the last one is filled in."""
+    n = len(names)
+    entry: dict = {}
+    for f in fields:
+        if f.kind == "counts":
+            values = [form[field_id(f, s)].data for s in range(n)]
+            blanks = [s for s, v in enumerate(values) if v is None]
+            if f.total is not None and len(blanks) == 1:
+                known = sum(v for v in values if v is not None)
+                values[blanks[0]] = f.total - known
+                if values[blanks[0]] < 0:
+                    raise EntryError(_("%(what)s add up to %(got)s, but %(want)s are in play",
+                                       what=f.label, got=known, want=f.total), f.name)
+            elif blanks and not (f.optional and len(blanks) == n):
+                raise EntryError(_("%(what)s: fill in a number for %(name)s",
+                                   what=f.label, name=names[blanks[0]]), f.name)
+            if not (f.optional and len(blanks) == n):
+                _set(entry, f.name, values)
+        elif f.kind == "owner":
+            value = form[field_id(f)].data
+            if value == "none":
+                _set(entry, f.name, None)
+            elif value not in (None, "", "None"):
+                _set(entry, f.name, _int_or_raw(value))
+        elif f.kind == "partition":
+            hands: list[list[str]] = [[] for _s in range(n)]
+            for c in f.cards:
+                value = _int_or_raw(form[field_id(f, c)].data)
+                if isinstance(value, int) and 0 <= value < n:
+                    hands[value].append(c)
+            _set(entry, f.name, hands)
+        elif f.kind == "choice":
+            if f.per_seat:
+                values = [_int_or_raw(form[field_id(f, s)].data) for s in range(n)]
+                if any(v in (None, "", "None") for v in values):
+                    if f.optional and all(v in (None, "", "None") for v in values):
+                        continue
+                    missing = next(s for s, v in enumerate(values) if v in (None, "", "None"))
+                    raise EntryError(_("%(what)s: choose one for %(name)s",
+                                       what=f.label, name=names[missing]), f.name)
+                _set(entry, f.name, values)
+            else:
+                value = form[field_id(f)].data
+                if value not in (None, "", "None"):
+                    _set(entry, f.name, _int_or_raw(value))
+        elif f.kind == "seat_choice":
+            value = form[field_id(f)].data
+            if value not in (None, "", "None"):
+                _set(entry, f.name, _int_or_raw(value))
+        elif f.kind == "flag":
+            if form[field_id(f)].data:
+                _set(entry, f.name, True)
+        elif f.kind == "card":
+            value = form[field_id(f)].data
+            if value:
+                _set(entry, f.name, value)
+    return entry
+
+
+def form_data_from_entry(fields: list[Field], n: int, entry: dict) -> dict:
+    """The form's values for a stored entry (to edit it)."""
+    data: dict[str, Any] = {}
+    for f in fields:
+        value = _get(entry, f.name)
+        if value is None and f.kind != "owner":
+            continue
+        if f.kind == "counts" or (f.kind == "choice" and f.per_seat):
+            for s in range(n):
+                data[field_id(f, s)] = value[s] if isinstance(value, list) else None
+        elif f.kind == "owner":
+            if value is None and f.optional and _get(entry, f.name.rsplit(".", 1)[0]) is not None:
+                data[field_id(f)] = "none"
+            elif value is not None:
+                data[field_id(f)] = str(value)
+        elif f.kind == "partition":
+            for s, cards in enumerate(value):
+                for c in cards:
+                    data[field_id(f, c)] = str(s)
+        elif f.kind in ("choice", "seat_choice", "card"):
+            data[field_id(f)] = str(value)
+        elif f.kind == "flag":
+            data[field_id(f)] = bool(value)
+    return data

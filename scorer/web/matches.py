@@ -1,0 +1,239 @@
+"""The HTML pages: home, new match, the score sheet, entering and editing deals,
+the end, export and import."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
+                   url_for)
+
+from .. import store
+from ..games import GAMES, EntryError
+from ..i18n import _
+from ..match import DealError, Match, fold
+from ..record import RecordError, dump, load, load_match, to_csv
+from . import db
+from .forms import (ConfirmForm, ImportForm, deal_form, entry_from_form, form_data_from_entry,
+                    new_match_form, record_from_new_match)
+
+bp = Blueprint("matches", __name__)
+MAX_ID = 2**62
+
+
+def get_match(match_id: int) -> Match:
+    if match_id > MAX_ID:
+        abort(404)
+    try:
+        return store.get(db(), match_id)
+    except store.NotFound:
+        abort(404)
+
+
+def title(match: Match) -> str:
+    return f"{GAMES[match.game].name} · {', '.join(match.players)}"
+
+
+def standings_or_none(match: Match):
+    """Stored matches always fold; a failure here would be a bug, shown, not a 500."""
+    try:
+        return fold(match)
+    except DealError:
+        return None
+
+
+@bp.get("/")
+def home():
+    return _home()
+
+
+def _home(import_error: str | None = None):
+    rows = []
+    for match_id, match, updated in store.listing(db()):
+        st = standings_or_none(match)
+        rows.append({"id": match_id, "match": match, "updated": updated, "standings": st,
+                     "title": title(match)})
+    return render_template("home.html", rows=rows, import_form=ImportForm(),
+                           import_error=import_error)
+
+
+@bp.get("/new")
+def choose_game():
+    return render_template("choose_game.html")
+
+
+@bp.route("/new/<game>", methods=["GET", "POST"])
+def new_match(game: str):
+    if game not in GAMES:
+        abort(404)
+    cls = GAMES[game]
+    form = new_match_form(cls, request.form if request.method == "POST" else None)
+    error = None
+    if request.method == "POST":
+        if form.validate():
+            try:
+                record = record_from_new_match(cls, form)
+                if "first_dealer" not in record:
+                    record["first_dealer"] = random.randrange(max(1, len(record["players"])))
+                match = load_match(record)
+            except (EntryError, RecordError) as e:
+                error = e.message
+            else:
+                match_id = store.create(db(), match)
+                if form.first_dealer.data == "draw":
+                    flash(_("Lots drawn: %(name)s deals first.",
+                            name=match.players[match.first_dealer]))
+                return redirect(url_for(".sheet", match_id=match_id))
+        else:
+            error = _("Some fields are not right; see below.")
+    return render_template("new_match.html", game=cls, form=form, error=error,
+                           seats=max(cls.player_counts), min_seats=min(cls.player_counts)), (
+        400 if error else 200)
+
+
+@bp.get("/m/<int:match_id>")
+def sheet(match_id: int):
+    match = get_match(match_id)
+    st = fold(match)
+    return render_template("sheet.html", match_id=match_id, match=match, st=st,
+                           game=GAMES[match.game], title=title(match), confirm=ConfirmForm())
+
+
+def _deal_page(match_id: int, match: Match, number: int | None):
+    """Enter the next deal (number None) or edit deal ``number``."""
+    if number is None:
+        st = fold(match)
+        if st.finished:
+            flash(_("The match is over: no more deals."))
+            return redirect(url_for(".sheet", match_id=match_id))
+        plan = st.next
+        stored = None
+    else:
+        if not 1 <= number <= len(match.deals):
+            abort(404)
+        st = fold(Match(match.game, match.options, match.players, match.first_dealer,
+                        match.deals[:number]))
+        plan = st.rows[-1].plan
+        stored = match.deals[number - 1]
+    rules = st.rules
+    error = None
+    if request.method == "POST":
+        form = deal_form(plan.fields, match.players, formdata=request.form)
+        if form.validate():
+            try:
+                entry = entry_from_form(plan.fields, match.players, form)
+                if number is None:
+                    expect = form.expect.data
+                    expect = int(expect) if expect and expect.isdigit() else None
+                    store.add_deal(db(), match_id, entry, expect)
+                    flash(_("Deal %(n)s saved.", n=plan.number))
+                else:
+                    store.edit_deal(db(), match_id, number, entry)
+                    flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=number))
+                return redirect(url_for(".sheet", match_id=match_id))
+            except store.Conflict:
+                flash(_("Deal %(n)s was already saved.", n=plan.number))
+                return redirect(url_for(".sheet", match_id=match_id))
+            except EntryError as e:
+                error = e.message
+            except DealError as e:
+                error = e.error.message if e.number == plan.number else e.message
+        else:
+            error = _("Some numbers are not right: whole numbers from 0 up.")
+    else:
+        data = form_data_from_entry(plan.fields, rules.n, stored) if stored else {}
+        data["expect"] = str(len(match.deals))
+        form = deal_form(plan.fields, match.players, data=data)
+    return render_template("deal.html", match_id=match_id, match=match, plan=plan, form=form,
+                           error=error, number=number, rules=rules, title=title(match),
+                           game=GAMES[match.game], confirm=ConfirmForm()), (400 if error else 200)
+
+
+@bp.route("/m/<int:match_id>/deal", methods=["GET", "POST"])
+def new_deal(match_id: int):
+    return _deal_page(match_id, get_match(match_id), None)
+
+
+@bp.route("/m/<int:match_id>/deal/<int:number>", methods=["GET", "POST"])
+def edit_deal(match_id: int, number: int):
+    return _deal_page(match_id, get_match(match_id), number)
+
+
+@bp.post("/m/<int:match_id>/deal/<int:number>/delete")
+def delete_deal(match_id: int, number: int):
+    match = get_match(match_id)
+    if not 1 <= number <= len(match.deals):
+        abort(404)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        store.delete_deal(db(), match_id, number)
+    except DealError as e:
+        flash(_("Deal %(n)s cannot be deleted: %(why)s", n=number, why=e.message))
+    else:
+        flash(_("Deal %(n)s deleted; the totals after it re-flowed.", n=number))
+    return redirect(url_for(".sheet", match_id=match_id))
+
+
+@bp.post("/m/<int:match_id>/delete")
+def delete_match(match_id: int):
+    get_match(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    store.delete_match(db(), match_id)
+    flash(_("Match deleted."))
+    return redirect(url_for(".home"))
+
+
+@bp.post("/m/<int:match_id>/rematch")
+def rematch(match_id: int):
+    match = get_match(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    new = Match(match.game, dict(match.options), list(match.players), match.first_dealer, [])
+    new_id = store.create(db(), new, kind="rematch")
+    flash(_("Rematch: same seats and options."))
+    return redirect(url_for(".sheet", match_id=new_id))
+
+
+@bp.get("/m/<int:match_id>/export.csv")
+def export_csv(match_id: int):
+    match = get_match(match_id)
+    text = to_csv(match, fold(match), title(match))
+    return Response(text, mimetype="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f"attachment; filename=scorer-{match_id}.csv"})
+
+
+@bp.get("/m/<int:match_id>/record.json")
+def export_record(match_id: int):
+    match = get_match(match_id)
+    body = json.dumps(dump(match, match_id=match_id), ensure_ascii=False, indent=1)
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f"attachment; filename=scorer-{match_id}.json"})
+
+
+@bp.post("/import")
+def import_record():
+    form = ImportForm()
+    if not form.validate_on_submit():
+        abort(400)
+    upload = request.files.get("record")
+    text = request.form.get("text", "")
+    if upload and upload.filename:
+        raw = upload.read()
+    else:
+        raw = text.encode("utf-8")
+    error = None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        match, _st = load(data)
+    except UnicodeDecodeError:
+        error = _("The file is not UTF-8 text.")
+    except (ValueError, RecursionError) as e:
+        error = e.message if isinstance(e, RecordError) else _("The file is not JSON.")
+    if error:
+        return _home(import_error=_("Nothing imported: %(why)s", why=error)), 400
+    match_id = store.create(db(), match, kind="import")
+    flash(_("Imported as a new match."))
+    return redirect(url_for(".sheet", match_id=match_id))
