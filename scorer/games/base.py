@@ -189,6 +189,7 @@ class Score:
     points: list[int]
     lines: list[str]  # per seat, "5 hearts, Q♠ → 18"
     note: str = ""  # about the deal as a whole ("Ala shot the moon")
+    tag: str = ""  # a few characters shown beside the deal number ("♥", "capot")
 
 
 @dataclass

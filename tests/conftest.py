@@ -1,0 +1,67 @@
+"""Shared fixtures: an app on a fresh SQLite file, its test client, and the
+browser fixtures pointed at Debian's Chromium (see shared/notes/browser-tests.md)."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+
+import pytest
+
+from scorer import create_app
+
+
+@pytest.fixture
+def app(tmp_path):
+    return create_app({
+        "TESTING": True,
+        "DATABASE": str(tmp_path / "scorer.db"),
+        "SECRET_KEY": "test",
+        "WTF_CSRF_ENABLED": False,
+    })
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def csrf_client(tmp_path):
+    """A client of an app with CSRF on, as in production."""
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"),
+                      "SECRET_KEY": "test"})
+    return app.test_client()
+
+
+# --- browser tests -----------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    path = shutil.which("chromium") or "/usr/bin/chromium"
+    if not shutil.os.path.exists(path):
+        pytest.skip("Debian's chromium is not installed (make test installs it)")
+    return {**browser_type_launch_args, "executable_path": path,
+            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--no-first-run"]}
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args):
+    return {**browser_context_args, "viewport": {"width": 390, "height": 844},
+            "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory):
+    """The app served on a free port from a thread of the test process."""
+    from werkzeug.serving import make_server
+
+    folder = tmp_path_factory.mktemp("live")
+    app = create_app({"DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "browser"})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
