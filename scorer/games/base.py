@@ -122,6 +122,8 @@ def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
     Keys in ``optional`` may be missing or null (a card out of play)."""
     from ..cards import display
 
+    if value is None:
+        value = {}
     if not isinstance(value, dict):
         raise EntryError(_("%(what)s must say who took each card", what=what), what)
     for key in value:

@@ -12,12 +12,25 @@ from typing import Any
 from flask_wtf import FlaskForm
 from wtforms import (BooleanField, HiddenField, IntegerField, RadioField, SelectField,
                      StringField)
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, NumberRange, Optional
 
 from ..games.base import EntryError, Field, Game
 from ..i18n import L_, _
 
 MAX_SEATS = 6
+
+
+def options(pairs) -> list[SelectChoice]:
+    return [SelectChoice(str(value), label) for value, label in pairs]
+
+
+def form_problem(form) -> str:
+    """What WTForms refused, in the labels the player sees."""
+    for name, errors in form.errors.items():
+        if name in form._fields and errors:
+            return f"{form[name].label.text}: {errors[0]}"
+    return _("Some fields are not right; see below.")
 
 
 class ConfirmForm(FlaskForm):
@@ -42,14 +55,14 @@ def new_match_form(game: type[Game], formdata=None) -> FlaskForm:
             L_("Player %(n)s", n=s + 1), validators=[Optional(), Length(max=200)]))
     dealer_choices = [("draw", L_("Draw lots (the app picks)"))] + [
         (str(s), L_("Player %(n)s", n=s + 1)) for s in range(seats)]
-    NewMatchForm.first_dealer = SelectField(L_("First dealer"), choices=dealer_choices,
+    NewMatchForm.first_dealer = SelectField(L_("First dealer"), choices=options(dealer_choices),
                                             default="0")
     for o in game.options:
         name = f"opt_{o.key}"
         if o.kind == "bool":
             field = BooleanField(o.label, default=o.default)
         elif o.kind == "choice":
-            field = RadioField(o.label, choices=list(zip(o.choices, o.choice_labels or o.choices)),
+            field = RadioField(o.label, choices=options(zip(o.choices, o.choice_labels or o.choices)),
                                default=o.default)
         else:
             field = IntegerField(o.label, validators=[Optional(), NumberRange(o.low, o.high)])
@@ -121,30 +134,30 @@ def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict |
                     names[s], validators=[Optional(), NumberRange(0, f.high)]))
         elif f.kind == "owner":
             choices = seat_choices + ([("none", _("out of play"))] if f.optional else [])
-            setattr(DealForm, field_id(f), RadioField(f.label, choices=choices,
+            setattr(DealForm, field_id(f), RadioField(f.label, choices=options(choices),
                                                        validators=[Optional()]))
         elif f.kind == "partition":
             for c in f.cards:
-                setattr(DealForm, field_id(f, c), RadioField(c, choices=seat_choices,
+                setattr(DealForm, field_id(f, c), RadioField(c, choices=options(seat_choices),
                                                               validators=[Optional()]))
         elif f.kind == "choice":
-            choices = [(str(v), str(label)) for v, label in f.choices]
+            choices = [(v, str(label)) for v, label in f.choices]
             if f.per_seat:
                 for s in range(n):
                     setattr(DealForm, field_id(f, s), RadioField(
-                        names[s], choices=choices, validators=[Optional()]))
+                        names[s], choices=options(choices), validators=[Optional()]))
             else:
-                setattr(DealForm, field_id(f), RadioField(f.label, choices=choices,
+                setattr(DealForm, field_id(f), RadioField(f.label, choices=options(choices),
                                                            validators=[Optional()]))
         elif f.kind == "seat_choice":
             choices = ([("", _("nobody"))] if f.optional else []) + seat_choices
-            setattr(DealForm, field_id(f), RadioField(f.label, choices=choices,
+            setattr(DealForm, field_id(f), RadioField(f.label, choices=options(choices),
                                                        validators=[Optional()]))
         elif f.kind == "flag":
             setattr(DealForm, field_id(f), BooleanField(f.label))
         elif f.kind == "card":
             setattr(DealForm, field_id(f), SelectField(
-                f.label, choices=[("", "—")] + [(c, c) for c in f.cards],
+                f.label, choices=options([("", "—")] + [(c, c) for c in f.cards]),
                 validators=[Optional()]))
     return DealForm(formdata=formdata, data=data)
 

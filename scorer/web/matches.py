@@ -16,7 +16,7 @@ from ..match import DealError, Match, fold
 from ..record import RecordError, dump, load, load_match, to_csv
 from . import db
 from .forms import (ConfirmForm, ImportForm, deal_form, entry_from_form, form_data_from_entry,
-                    new_match_form, record_from_new_match)
+                    form_problem, new_match_form, record_from_new_match)
 
 bp = Blueprint("matches", __name__)
 MAX_ID = 2**62
@@ -86,7 +86,7 @@ def new_match(game: str):
                             name=match.players[match.first_dealer]))
                 return redirect(url_for(".sheet", match_id=match_id))
         else:
-            error = _("Some fields are not right; see below.")
+            error = form_problem(form)
     return render_template("new_match.html", game=cls, form=form, error=error,
                            seats=max(cls.player_counts), min_seats=min(cls.player_counts)), (
         400 if error else 200)
@@ -140,7 +140,7 @@ def _deal_page(match_id: int, match: Match, number: int | None):
             except DealError as e:
                 error = e.error.message if e.number == plan.number else e.message
         else:
-            error = _("Some numbers are not right: whole numbers from 0 up.")
+            error = form_problem(form)
     else:
         data = form_data_from_entry(plan.fields, rules.n, stored) if stored else {}
         data["expect"] = str(len(match.deals))

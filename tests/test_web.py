@@ -1,0 +1,297 @@
+"""The HTML pages through Flask's test client: every page, and bad input refused."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from scorer import store
+
+NAMES = {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina"}
+BM = {**NAMES, "first_dealer": "0", "opt_scoring": "black_maria", "opt_end": "target",
+      "opt_spot_values": "10-10-10-15"}
+
+
+def new_bm(client, **extra):
+    r = client.post("/new/black_maria", data={**BM, **extra})
+    assert r.status_code == 302, r.get_data(as_text=True)
+    return int(r.headers["Location"].rsplit("/", 1)[1])
+
+
+def deal_form(hearts, qs, ks, as_, expect=None, **extra):
+    data = {f"hearts__{s}": ("" if h is None else str(h)) for s, h in enumerate(hearts)}
+    data.update({"taken_by_QS": str(qs), "taken_by_KS": str(ks), "taken_by_AS": str(as_)})
+    if expect is not None:
+        data["expect"] = str(expect)
+    data.update(extra)
+    return data
+
+
+def stored(app, match_id):
+    with app.app_context():
+        return store.get(app.extensions["scorer_db"](), match_id)
+
+
+def text(r):
+    return r.get_data(as_text=True)
+
+
+def test_pages_answer(client):
+    for url in ["/", "/new", "/new/hearts", "/new/black_maria", "/rules/", "/rules/hearts",
+                "/rules/black_maria", "/static/scorer.css", "/static/scorer.js"]:
+        assert client.get(url).status_code == 200, url
+
+
+def test_new_match_form_shows_every_option_with_a_line_and_defaults(client):
+    page = text(client.get("/new/black_maria"))
+    for label in ["Scoring", "Spot values", "Omnibus", "End", "Target", "Deals", "Partnership"]:
+        assert f"<legend>{label}" in page
+    assert re.search(r'value="black_maria"[^>]*checked|checked[^>]*value="black_maria"', page)
+    assert "Draw lots" in page
+    page = text(client.get("/new/hearts"))
+    assert re.search(r'value="others"[^>]*checked|checked[^>]*value="others"', page)
+
+
+def test_create_enter_edit_delete_reflow(client, app):
+    mid = new_bm(client)
+    page = text(client.get(f"/m/{mid}"))
+    assert "Ala deals" in page and "Bartek leads" in page and "Pass 3 cards right" in page
+    # Celina's hearts left empty: filled in (13 - 4 - 6 = 3)
+    r = client.post(f"/m/{mid}/deal", data=deal_form([4, 6, None], 0, 1, 1, expect=0))
+    assert r.status_code == 302
+    assert stored(app, mid).deals == [{"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}]
+    client.post(f"/m/{mid}/deal", data=deal_form([0, 5, 8], 2, 2, 0, expect=1))
+    page = text(client.get(f"/m/{mid}"))
+    # totals 17+7=24, 23+5=28, 3+31=34
+    assert re.findall(r'class="points">(-?\d+)<', page) == ["24", "28", "34"]
+    assert "Celina deals" in page  # deal 3: dealer seat 2
+    # fix deal 1: Ala 3, Celina 4 → 16, 23, 4; totals 23, 28, 35
+    r = client.get(f"/m/{mid}/deal/1")
+    assert 'value="4"' in text(r)  # the stored entry is in the form
+    r = client.post(f"/m/{mid}/deal/1", data=deal_form([3, 6, 4], 0, 1, 1))
+    assert r.status_code == 302
+    page = text(client.get(f"/m/{mid}"))
+    assert re.findall(r'class="points">(-?\d+)<', page) == ["23", "28", "35"]
+    # delete deal 1: only (7, 5, 31) is left, and it is now deal 1
+    client.post(f"/m/{mid}/deal/1/delete")
+    m = stored(app, mid)
+    assert m.deals == [{"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}]
+    page = text(client.get(f"/m/{mid}"))
+    assert re.findall(r'class="points">(-?\d+)<', page) == ["7", "5", "31"]
+    with app.app_context():
+        kinds = [e["kind"] for e in store.events(app.extensions["scorer_db"](), mid)]
+    assert kinds == ["create", "add", "add", "edit", "delete"]
+
+
+@pytest.mark.parametrize("form, message", [
+    (deal_form([4, 6, 4], 0, 1, 1, expect=0), "hearts add up to 14, but 13 are in play"),
+    (deal_form([4, 10, None], 0, 1, 1, expect=0), "add up to 14, but 13 are in play"),
+    (deal_form([4, None, None], 0, 1, 1, expect=0), "fill in a number for Bartek"),
+    (deal_form([4, 6, 3], 0, 1, "", expect=0), "say who took A♠"),
+    (deal_form([4, "six", 3], 0, 1, 1, expect=0), "Bartek: Not a valid integer value."),
+    (deal_form([4, 10**40, 3], 0, 1, 1, expect=0), "Bartek: Number must be between 0 and 13."),
+    (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠?: Not a valid choice."),
+])
+def test_refused_deal_keeps_what_was_typed_and_stores_nothing(client, app, form, message):
+    mid = new_bm(client)
+    r = client.post(f"/m/{mid}/deal", data=form)
+    assert r.status_code == 400
+    page = text(r)
+    assert message in page
+    assert 'value="4"' in page  # Ala's count is still there
+    assert stored(app, mid).deals == []
+
+
+def test_double_save_stores_one_deal(client, app):
+    mid = new_bm(client)
+    form = deal_form([4, 6, 3], 0, 1, 1, expect=0)
+    assert client.post(f"/m/{mid}/deal", data=form).status_code == 302
+    r = client.post(f"/m/{mid}/deal", data=form, follow_redirects=True)
+    assert "already saved" in text(r)
+    assert len(stored(app, mid).deals) == 1
+
+
+def play_to_the_end(client, mid):
+    # Ala takes everything, 43 a deal: 43, 86, 129 → over after deal 3
+    for k in range(3):
+        assert client.post(f"/m/{mid}/deal", data=deal_form([13, 0, 0], 0, 0, 0, expect=k)).status_code == 302
+
+
+def test_the_end_shows_winners_refuses_deals_offers_rematch(client, app):
+    mid = new_bm(client)
+    play_to_the_end(client, mid)
+    page = text(client.get(f"/m/{mid}"))
+    assert "Bartek &amp; Celina share the win" in page
+    assert "Enter deal" not in page and "Rematch" in page
+    r = client.post(f"/m/{mid}/deal", data=deal_form([13, 0, 0], 0, 0, 0, expect=3))
+    assert r.status_code == 302 and len(stored(app, mid).deals) == 3
+    r = client.post(f"/m/{mid}/deal", data=deal_form([13, 0, 0], 0, 0, 0))
+    assert len(stored(app, mid).deals) == 3
+    # the home page lists it under Finished
+    home = text(client.get("/"))
+    assert home.index("Finished") < home.index(f"/m/{mid}")
+    r = client.post(f"/m/{mid}/rematch")
+    new = int(r.headers["Location"].rsplit("/", 1)[1])
+    old, fresh = stored(app, mid), stored(app, new)
+    assert (fresh.players, fresh.options, fresh.first_dealer, fresh.deals) == \
+        (old.players, old.options, old.first_dealer, [])
+
+
+def test_an_edit_that_would_put_a_deal_after_the_end_is_refused(client, app):
+    # target 50; 43 a deal to one player. Bartek, Ala, Ala: 0/43, 43/43, 86/43 → over at deal 3
+    mid = new_bm(client, opt_target="50")
+    for k, who in enumerate([1, 0, 0]):
+        hearts = [13 if s == who else 0 for s in range(3)]
+        client.post(f"/m/{mid}/deal", data=deal_form(hearts, who, who, who, expect=k))
+    before = stored(app, mid).deals
+    assert len(before) == 3
+    # giving deal 1 to Ala would end the match at deal 2 (86 ≥ 50): deal 3 cannot stand
+    r = client.post(f"/m/{mid}/deal/1", data=deal_form([13, 0, 0], 0, 0, 0))
+    assert r.status_code == 400 and "deal 3: the match is already over" in text(r)
+    assert stored(app, mid).deals == before
+
+
+def test_new_match_bad_input(client):
+    # too few names
+    r = client.post("/new/black_maria", data={**BM, "name_1": "", "name_2": ""})
+    assert r.status_code == 400 and "played by 3, 4, 5 or 6 players, not 1" in text(r)
+    # a long name is refused and kept
+    r = client.post("/new/black_maria", data={**BM, "name_1": "B" * 100})
+    assert r.status_code == 400 and "at most 40 characters" in text(r) and "B" * 100 in text(r)
+    r = client.post("/new/black_maria", data={**BM, "name_1": "B" * 10_000})
+    assert r.status_code == 400
+    # partnership needs 4
+    r = client.post("/new/black_maria", data={**BM, "opt_partnership": "y"})
+    assert r.status_code == 400 and "partnership play needs 4 players" in text(r)
+    # an unknown choice
+    r = client.post("/new/black_maria", data={**BM, "opt_scoring": "bridge"})
+    assert r.status_code == 400
+    # the dealer's row is empty
+    r = client.post("/new/black_maria", data={**BM, "first_dealer": "4"})
+    assert r.status_code == 400 and "first dealer" in text(r)
+    r = client.post("/new/black_maria", data={**BM, "first_dealer": "x"})
+    assert r.status_code == 400
+    assert "/m/" not in text(client.get("/"))
+
+
+def test_html_in_a_name_is_shown_as_text(client):
+    mid = new_bm(client, name_0="<b>Ala</b>")
+    page = text(client.get(f"/m/{mid}"))
+    assert "&lt;b&gt;Ala&lt;/b&gt;" in page and "<b>Ala</b>" not in page
+
+
+def test_draw_lots_picks_a_seat(client, app):
+    mid = new_bm(client, first_dealer="draw")
+    assert stored(app, mid).first_dealer in (0, 1, 2)
+
+
+def test_dealer_row_maps_past_empty_rows(client, app):
+    # names on rows 0, 2, 3 (row 1 empty); dealer chosen on row 3 → seat 2
+    mid = new_bm(client, name_1="", name_2="Celina", name_3="Darek", first_dealer="3")
+    m = stored(app, mid)
+    assert m.players == ["Ala", "Celina", "Darek"] and m.first_dealer == 2
+
+
+def test_spot_form_taps_each_heart(client, app):
+    r = client.post("/new/black_maria", data={**BM, "opt_scoring": "spot"})
+    mid = int(r.headers["Location"].rsplit("/", 1)[1])
+    form = {"expect": "0", "taken_by_QS": "0", "taken_by_KS": "1", "taken_by_AS": "2"}
+    owners = {"AH": 0, "KH": 0, "2H": 0}
+    for rank in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]:
+        form[f"heart_cards__{rank}H"] = str(owners.get(rank + "H", 1))
+    assert client.post(f"/m/{mid}/deal", data=form).status_code == 302
+    page = text(client.get(f"/m/{mid}"))
+    # the worked example: 52, 82, 7
+    assert re.findall(r'class="points">(-?\d+)<', page) == ["52", "82", "7"]
+    del form["heart_cards__5H"]
+    form["expect"] = "1"
+    r = client.post(f"/m/{mid}/deal", data=form)
+    assert r.status_code == 400 and "nobody took 5♥" in text(r)
+
+
+def test_partnership_sheet_shows_team_totals(client):
+    r = client.post("/new/black_maria", data={**BM, "name_3": "Darek", "opt_partnership": "y"})
+    mid = int(r.headers["Location"].rsplit("/", 1)[1])
+    client.post(f"/m/{mid}/deal", data={**deal_form([1, 2, 3, 7], 0, 1, 2), "expect": "0"})
+    page = text(client.get(f"/m/{mid}"))
+    # 14 + 10 = 24 for Ala + Celina; 12 + 7 = 19 for Bartek + Darek
+    assert re.search(r"Ala \+ Celina</span> <strong>24</strong>", page)
+    assert re.search(r"Bartek \+ Darek</span> <strong>19</strong>", page)
+
+
+def test_hearts_sheet_says_who_leads_and_passes(client):
+    r = client.post("/new/hearts", data={**NAMES, "name_3": "Darek", "first_dealer": "1",
+                                         "opt_moon": "others", "opt_scoring": "standard",
+                                         "opt_spot_values": "10-10-10-15"})
+    mid = int(r.headers["Location"].rsplit("/", 1)[1])
+    page = text(client.get(f"/m/{mid}"))
+    assert "Bartek deals" in page and "2♣ leads" in page and "Pass 3 cards left" in page
+
+
+def test_unknown_things_are_404(client):
+    new_bm(client)
+    for url in ["/m/999", "/m/99999999999999999999999", "/m/1/deal/5", "/m/1/deal/0",
+                "/new/bridge", "/rules/bridge", "/m/999/export.csv", "/m/abc"]:
+        assert client.get(url).status_code == 404, url
+    assert client.post("/m/999/deal", data={}).status_code == 404
+    assert client.post("/m/1/deal/9/delete").status_code == 404
+
+
+def test_csv_and_record_export_and_import(client, app):
+    mid = new_bm(client, name_0="Łucja", name_1="Юлия")
+    client.post(f"/m/{mid}/deal", data=deal_form([4, 6, 3], 0, 1, 1, expect=0))
+    r = client.get(f"/m/{mid}/export.csv")
+    assert r.status_code == 200 and r.mimetype == "text/csv"
+    body = r.get_data().decode("utf-8-sig")
+    assert "Łucja" in body and "Юлия" in body and ",17,17," in body
+    r = client.get(f"/m/{mid}/record.json")
+    record = json.loads(r.get_data())
+    assert record["computed"]["totals"] == [17, 23, 3]
+    r = client.post("/import", data={"record": (io.BytesIO(json.dumps(record).encode()), "r.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 302
+    new = int(r.headers["Location"].rsplit("/", 1)[1])
+    assert new != mid and stored(app, new).deals == stored(app, mid).deals
+
+
+@pytest.mark.parametrize("payload, message", [
+    (b"{nope", "not JSON"),
+    (b"\xff\xfe\x00", "not UTF-8"),
+    (json.dumps({"game": "black_maria", "players": ["A", "B", "C"],
+                 "deals": [{"hearts": [1, 1, 1], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}]}).encode(),
+     "deal 1: hearts add up to 3, but 13 are in play"),
+    (json.dumps({"game": "black_maria", "players": ["A", "B", "C"], "options": {"x": 1}}).encode(),
+     "unknown option x"),
+])
+def test_bad_import_is_refused_and_stores_nothing(client, payload, message):
+    r = client.post("/import", data={"record": (io.BytesIO(payload), "r.json")},
+                    content_type="multipart/form-data")
+    assert r.status_code == 400 and message in text(r)
+    assert "/m/" not in text(client.get("/"))
+
+
+def test_csrf_is_on(csrf_client):
+    r = csrf_client.post("/new/black_maria", data=BM)
+    assert r.status_code == 400 and "expired" in text(r)
+    page = text(csrf_client.get("/new/black_maria"))
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page).group(1)
+    r = csrf_client.post("/new/black_maria", data={**BM, "csrf_token": token})
+    assert r.status_code == 302
+
+
+def test_rules_pages_name_their_sources(client):
+    page = text(client.get("/rules/black_maria"))
+    assert "Seed 000" in page and "K♠ 10" in page and "right-hand neighbour" in page
+    page = text(client.get("/rules/hearts"))
+    assert "Seed 004" in page and "2♣" in page
+    deal_page = text(client.get(f"/m/{new_bm(client)}/deal"))
+    assert "/rules/black_maria" in deal_page
+
+
+def test_delete_match(client, app):
+    mid = new_bm(client)
+    assert client.post(f"/m/{mid}/delete").status_code == 302
+    assert client.get(f"/m/{mid}").status_code == 404
