@@ -1,13 +1,22 @@
 """Every string a player reads passes through here.
 
-``_`` is Flask-Babel's gettext: inside a request it translates to the
-request's locale; outside one (the CLI, unit tests) Flask-Babel returns the
-English text. Parameters use %(name)s, as gettext expects.
+``_`` is Flask-Babel's gettext inside an application context (it translates
+to the request's locale); outside one (the replay CLI, unit tests, the
+benchmarks) there is nothing to translate to, so the English text is
+formatted directly, which keeps a 1,000-deal replay fast. Parameters use
+%(name)s, as gettext expects.
 """
 
+from flask import has_app_context
 from flask_babel import gettext, lazy_gettext, ngettext
 
-_ = gettext
 L_ = lazy_gettext
+
+
+def _(text: str, **variables) -> str:
+    if has_app_context():
+        return gettext(text, **variables)
+    return text % variables if variables else text
+
 
 __all__ = ["_", "L_", "ngettext"]

@@ -6,6 +6,7 @@ penalty cards, and whether a moon can be shot.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from ..cards import RANKS, display, pack, rank_of, suit_of
@@ -52,11 +53,11 @@ class HeartsFamily(Game):
     moon_possible = True
 
     # --- the pack -------------------------------------------------------
-    @property
+    @cached_property
     def pack(self) -> tuple[str, ...]:
         return pack(without=self.removed[self.n])
 
-    @property
+    @cached_property
     def hearts_in_play(self) -> tuple[str, ...]:
         return tuple(c for c in self.pack if suit_of(c) == "H")
 
@@ -64,6 +65,7 @@ class HeartsFamily(Game):
     def spot(self) -> bool:
         return self.opts.get("scoring") == "spot"
 
+    @cached_property
     def penalty_cards(self) -> dict[str, int]:
         """The special cards and what each costs, in the order the form asks."""
         cards = {"QS": 25 if self.spot else 13}
@@ -101,7 +103,7 @@ class HeartsFamily(Game):
         else:
             fields.append(Field("counts", "hearts", _("Hearts taken"),
                                 total=len(self.hearts_in_play), high=len(self.hearts_in_play)))
-        for c in self.penalty_cards():
+        for c in self.penalty_cards:
             fields.append(Field("owner", f"taken_by.{c}", _("Who took %(card)s?", card=display(c)),
                                 cards=(c,)))
         return Plan(number=number, dealer=dealer, leader=leader, leader_text=leader_text,
@@ -136,7 +138,7 @@ class HeartsFamily(Game):
             out["hearts"] = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
         else:
             raise EntryError(_("say how many hearts each player took"), "hearts")
-        specials = tuple(self.penalty_cards())
+        specials = tuple(self.penalty_cards)
         out["taken_by"] = owners(entry.get("taken_by"), specials, self.n)
         return {"hearts": out["hearts"], **({"heart_cards": out["heart_cards"]}
                                             if "heart_cards" in out else {}),
@@ -173,7 +175,7 @@ class HeartsFamily(Game):
 
     def score(self, entry: dict, plan: Plan) -> Score:
         n = self.n
-        cards = self.penalty_cards()
+        cards = self.penalty_cards
         if "heart_cards" in entry:
             hearts = [sum(self.heart_value(c) for c in cs) for cs in entry["heart_cards"]]
         else:

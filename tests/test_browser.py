@@ -1,0 +1,119 @@
+"""Browser tests: Playwright driving Debian's Chromium at phone size (390×844)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.browser
+SHOTS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def totals(page):
+    return [int(t) for t in page.locator(".totals .points").all_inner_texts()]
+
+
+def go(page, locator):
+    """Tap a link or button and wait for the page it leads to."""
+    with page.expect_navigation():
+        locator.tap()
+
+
+def tap_owner(page, card, seat):
+    page.locator(f"label.chip:has(input[name=taken_by_{card}][value='{seat}'])").tap()
+
+
+def enter_deal(page, hearts, qs, ks, as_):
+    """Type all but the last hearts count (the app fills it), tap the three spades."""
+    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    for s, h in enumerate(hearts[:-1]):
+        page.fill(f"#hearts__{s}", str(h))
+    last = page.locator(f"#hearts__{len(hearts) - 1}")
+    assert last.input_value() == str(hearts[-1])  # filled in by the app
+    tap_owner(page, "QS", qs)
+    tap_owner(page, "KS", ks)
+    tap_owner(page, "AS", as_)
+    go(page, page.get_by_role("button", name=re.compile(r"^Save deal")))
+
+
+def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
+    page.goto(live_server + "/")
+    go(page, page.get_by_role("link", name="New match"))
+    go(page, page.get_by_role("link", name=re.compile("^Black Maria")))
+    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
+        page.fill(f"#name_{s}", name)
+    go(page, page.get_by_role("button", name="Start the match"))
+    assert page.locator(".next").inner_text().count("Ala deals") == 1
+
+    # deal 1: A 4♥ Q♠ = 17, B 6♥ K♠ A♠ = 23, C 3♥ = 3
+    enter_deal(page, [4, 6, 3], 0, 1, 1)
+    assert totals(page) == [17, 23, 3]
+    # deal 2: A A♠ = 7; B 5♥ = 5; C 8♥ Q♠ K♠ = 31 → 24, 28, 34
+    enter_deal(page, [0, 5, 8], 2, 2, 0)
+    # deal 3: A 2♥ = 2; B 1♥ Q♠ = 14; C 10♥ K♠ A♠ = 27 → 26, 42, 61
+    enter_deal(page, [2, 1, 10], 1, 2, 2)
+    assert totals(page) == [26, 42, 61]
+    assert "★ place 1" in page.locator(".total").nth(0).inner_text()
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "sheet-phone.png"), full_page=True)
+
+    # fix deal 1: Ala had 3 hearts and Celina 4 → deal 1 is 16, 23, 4 → 25, 42, 62
+    go(page, page.get_by_role("link", name="Edit deal 1"))
+    page.fill("#hearts__0", "3")
+    page.fill("#hearts__2", "4")
+    go(page, page.get_by_role("button", name="Save changes"))
+    assert totals(page) == [25, 42, 62]
+    assert "re-flowed" in page.locator(".flash").inner_text()
+
+    # a refused entry keeps what was typed
+    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    page.fill("#hearts__0", "9")
+    page.fill("#hearts__1", "9")
+    page.fill("#hearts__2", "9")
+    go(page, page.get_by_role("button", name=re.compile(r"^Save deal")))
+    assert "hearts add up to 27, but 13 are in play" in page.get_by_role("alert").inner_text()
+    assert page.input_value("#hearts__1") == "9"
+    go(page, page.get_by_role("link", name="Back to the sheet"))
+
+    # export CSV
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Export CSV").tap()
+    csv_path = tmp_path / "match.csv"
+    download.value.save_as(csv_path)
+    body = csv_path.read_text(encoding="utf-8-sig")
+    assert body.splitlines()[0] == "match,deal,dealer,player,seat,entry,points,total,place"
+    assert len(body.splitlines()) == 1 + 3 * 3 + 3
+
+    # play to the end: Celina takes everything (43): 62 + 43 = 105 ≥ 100
+    enter_deal(page, [0, 0, 13], 2, 2, 2)
+    assert totals(page) == [25, 42, 105]
+    assert page.locator(".result").inner_text().strip().startswith("Ala wins")
+    assert page.get_by_role("link", name=re.compile(r"^Enter deal")).count() == 0
+    page.screenshot(path=str(SHOTS / "end-phone.png"), full_page=True)
+
+
+def test_entry_form_on_a_phone_has_big_targets(page, live_server):
+    page.goto(live_server + "/new/black_maria")
+    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
+        page.fill(f"#name_{s}", name)
+    go(page, page.get_by_role("button", name="Start the match"))
+    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    # steppers: two taps of + for Ala, one for Bartek; Celina is filled in (13 - 3 = 10)
+    plus = page.get_by_role("button", name="one more for Ala")
+    plus.tap()
+    plus.tap()
+    page.get_by_role("button", name="one more for Bartek").tap()
+    assert page.input_value("#hearts__2") == "10"
+    for box in [plus.bounding_box(), page.locator("label.chip").first.bounding_box()]:
+        assert box["height"] >= 44 and box["width"] >= 44
+    page.screenshot(path=str(SHOTS / "deal-phone.png"), full_page=True)
+    # a double tap on Save stores one deal
+    tap_owner(page, "QS", 0)
+    tap_owner(page, "KS", 0)
+    tap_owner(page, "AS", 0)
+    page.get_by_role("button", name="Save deal 1").dblclick()
+    page.wait_for_url(re.compile(r"/m/\d+$"))
+    assert page.locator("table.deals tbody tr").count() == 1
