@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from flask import Blueprint, abort, jsonify, request
 
 from .. import store
@@ -21,10 +23,10 @@ def refuse(message: str, code: int = 400):
 def body():
     if not request.is_json:
         abort(415)
-    data = request.get_json(silent=True)
-    if data is None and request.get_data().strip() != b"null":
-        raise _bad(_("the body is not valid JSON"))
-    return data
+    try:
+        return json.loads(request.get_data())
+    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
+        raise _bad(_("the body is not valid JSON")) from None
 
 
 def _bad(message: str):
