@@ -2,7 +2,11 @@
 
 from .base import EntryError, Game
 from .hearts import BlackMaria, Hearts
+from .knaves import Knaves
+from .polignac import Polignac
+from .slobberhannes import Slobberhannes
 
-GAMES: dict[str, type[Game]] = {g.key: g for g in (Hearts, BlackMaria)}
+GAMES: dict[str, type[Game]] = {g.key: g for g in (Hearts, BlackMaria, Knaves, Slobberhannes,
+                                                   Polignac)}
 
 __all__ = ["GAMES", "EntryError", "Game"]

@@ -68,6 +68,8 @@ class Option:
                     _("option %(key)s must be between %(low)s and %(high)s",
                       key=self.key, low=self.low, high=self.high), self.key)
             return value
+        if self.kind == "map":
+            return self._parse_map(value)
         if self.kind == "choice":
             if isinstance(value, bool) or value not in self.choices:
                 raise EntryError(
@@ -75,6 +77,54 @@ class Option:
                       key=self.key, choices=", ".join(str(c) for c in self.choices)), self.key)
             return value
         raise EntryError(_("option %(key)s cannot be read", key=self.key), self.key)
+
+    def _parse_map(self, value: Any) -> dict:
+        """A map over ``choices`` (such as jacks) of signed points; keys not named
+        keep their default."""
+        from ..cards import display, is_card
+
+        def label(k):
+            return display(k) if is_card(k) else str(k)[:20]
+
+        if not isinstance(value, dict):
+            raise EntryError(_("option %(key)s must give points per card, such as %(example)s",
+                               key=self.key, example=f'{{"{self.choices[0]}": 1}}'), self.key)
+        out = dict(self.default_for({}))
+        for k, points in value.items():
+            if k not in self.choices:
+                raise EntryError(_("option %(key)s: %(name)s is not one of %(choices)s",
+                                   key=self.key, name=str(k)[:20],
+                                   choices=", ".join(self.choices)), self.key)
+            if isinstance(points, bool) or not isinstance(points, int):
+                raise EntryError(_("option %(key)s: %(card)s must be a whole number of points",
+                                   key=self.key, card=label(k)), self.key)
+            if not self.low <= points <= self.high:
+                raise EntryError(_("option %(key)s: %(card)s must be between %(low)s and %(high)s",
+                                   key=self.key, card=label(k), low=self.low, high=self.high),
+                                 self.key)
+            out[k] = points
+        return out
+
+
+def end_options(target: Default, target_help: Any, target_source: Any = "",
+                end_help: Any = None, end_source: Any = "", deals_source: Any = "",
+                deals_help: Any = None) -> tuple[Option, Option, Option]:
+    """The options ``end`` (target | deals), ``target`` and ``deals`` that several
+    penalty games share; :meth:`Game.end_reached` reads them."""
+    from ..i18n import L_
+
+    return (
+        Option("end", "choice", "target", L_("End"),
+               end_help or L_("Play to a target total, or a fixed number of deals."),
+               source=end_source, choices=("target", "deals"),
+               choice_labels=(L_("At the target"), L_("After a number of deals"))),
+        Option("target", "int", target, L_("Target"), target_help, source=target_source,
+               low=1, high=100_000, applies=lambda o: o.get("end", "target") == "target"),
+        Option("deals", "int", lambda o: 2 * o["players"], L_("Deals"),
+               deals_help or L_("How many deals, when the match ends after a number of deals."),
+               source=deals_source, low=1, high=1000,
+               applies=lambda o: o.get("end") == "deals"),
+    )
 
 
 def whole(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
@@ -116,11 +166,16 @@ def only_fields(entry: Any, allowed: set[str]) -> dict:
 
 
 def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
-           optional: frozenset = frozenset()) -> dict[str, int | None]:
+           optional: frozenset = frozenset(),
+           labels: dict[str, str] | None = None) -> dict[str, int | None]:
     """Who took each of ``cards``: exactly those keys, one seat each.
 
-    Keys in ``optional`` may be missing or null (a card out of play)."""
-    from ..cards import display
+    Keys in ``optional`` may be missing or null (a card out of play); ``labels``
+    names keys that are not cards ("the first trick")."""
+    labels = labels or {}
+
+    def display(key: str) -> str:
+        return labels.get(key) or _card_name(key)
 
     if value is None:
         value = {}
@@ -128,7 +183,7 @@ def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
         raise EntryError(_("%(what)s must say who took each card", what=what), what)
     for key in value:
         if key not in cards:
-            raise EntryError(_("%(card)s is not scored in this deal", card=_card_name(key)), what)
+            raise EntryError(_("%(card)s is not scored in this deal", card=display(key)), what)
     out: dict[str, int | None] = {}
     for c in cards:
         v = value.get(c)
@@ -291,6 +346,12 @@ class Game(ABC):
         return ""
 
     # Shared helpers ----------------------------------------------------
+    def end_reached(self, totals: list[int], played: int) -> bool:
+        """After a fixed number of deals (``end: deals``), else when a total reaches the target."""
+        if self.opts.get("end", "target") == "deals":
+            return played >= self.opts["deals"]
+        return max(totals) >= self.opts["target"]
+
     def best(self, values: list[int]) -> list[int]:
         """Seats (or indexes) holding the best value: highest or lowest."""
         target = max(values) if self.higher_wins else min(values)

@@ -12,7 +12,7 @@ from typing import Any
 from ..cards import RANKS, display, pack, rank_of, suit_of
 from ..i18n import L_, _
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   only_fields, owners)
+                   end_options, only_fields, owners)
 
 SPOT_VALUES = {
     "10-10-10-15": {"J": 10, "Q": 10, "K": 10, "A": 15},
@@ -33,18 +33,17 @@ def _target_default(opts: dict) -> int:
 SPOT_VALUES_OPTION = Option(
     "spot_values", "choice", "10-10-10-15", L_("Spot values"),
     L_("What J Q K A of hearts are worth under Spot scoring."),
-    source="seed 002 (10-10-10-15); 11-12-13-14 a common variant",
+    source=L_("seed 002 (10-10-10-15); 11-12-13-14 a common variant"),
     choices=("10-10-10-15", "11-12-13-14"),
     choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")),
     applies=lambda o: o.get("scoring") == "spot")
 OMNIBUS_OPTION = Option(
     "omnibus", "bool", False, L_("Omnibus (J♦ -10)"),
-    L_("Whoever takes J♦ scores 10 points off."), source="seed 004")
-TARGET_OPTION = Option(
-    "target", "int", _target_default, L_("Target"),
-    L_("The match ends when a player reaches this total; lowest wins."),
-    source="seeds 000, 004 (100; 500 under Spot)", low=1, high=100_000,
-    applies=lambda o: o.get("end", "target") == "target")
+    L_("Whoever takes J♦ scores 10 points off."), source=L_("seed 004"))
+TARGET_HELP = L_("The match ends when a player reaches this total; lowest wins. "
+                 "Empty: 100, or 500 under Spot.")
+TARGET_OPTION = end_options(_target_default, TARGET_HELP,
+                            L_("seeds 000, 004 (100; 500 under Spot)"))[1]
 
 
 class HeartsFamily(Game):
@@ -216,11 +215,7 @@ class HeartsFamily(Game):
         return None
 
     def outcome(self, totals: list[int], played: int) -> Outcome:
-        if self.opts.get("end", "target") == "deals":
-            finished = played >= self.opts["deals"]
-        else:
-            finished = max(totals) >= self.opts["target"]
-        if not finished:
+        if not self.end_reached(totals, played):
             return Outcome(False)
         teams = self.teams()
         if teams:
@@ -254,12 +249,12 @@ class Hearts(HeartsFamily):
     options = (
         Option("moon", "choice", "others", L_("Shooting the moon"),
                L_("Taking every heart and Q♠: what the shooter's deal is worth."),
-               source="seed 004", choices=("others", "self", "off"),
+               source=L_("seed 004"), choices=("others", "self", "off"),
                choice_labels=(L_("Everyone else gets 26"), L_("Shooter gets -26"),
                               L_("Off: scored as taken"))),
         Option("scoring", "choice", "standard", L_("Scoring"),
                L_("Standard: a heart 1, Q♠ 13. Spot: hearts by face value, Q♠ 25."),
-               source="seed 004", choices=("standard", "spot"),
+               source=L_("seed 004"), choices=("standard", "spot"),
                choice_labels=(L_("Standard"), L_("Spot"))),
         SPOT_VALUES_OPTION, OMNIBUS_OPTION, TARGET_OPTION,
     )
@@ -282,24 +277,19 @@ class BlackMaria(HeartsFamily):
     moon_possible = False
     options = (
         Option("scoring", "choice", "black_maria", L_("Scoring"),
-               L_("Which cards cost points."), source="seeds 000, 002, 004",
+               L_("Which cards cost points."), source=L_("seeds 000, 002, 004"),
                choices=("black_maria", "black_lady", "spot"),
                choice_labels=(L_("Black Maria: heart 1, Q♠ 13, K♠ 10, A♠ 7"),
                               L_("Black Lady: heart 1, Q♠ 13 only"),
                               L_("Spot: hearts by value, Q♠ 25, K♠ 10, A♠ 7"))),
         SPOT_VALUES_OPTION, OMNIBUS_OPTION,
-        Option("end", "choice", "target", L_("End"),
-               L_("Play to a target total, or a fixed number of deals."),
-               source="seed 004", choices=("target", "deals"),
-               choice_labels=(L_("At the target"), L_("After a number of deals"))),
-        TARGET_OPTION,
-        Option("deals", "int", lambda o: 2 * o["players"], L_("Deals"),
-               L_("How many deals, when the match ends after a number of deals."),
-               source="seed 004", low=1, high=1000,
-               applies=lambda o: o.get("end") == "deals"),
+        *end_options(_target_default, TARGET_HELP, L_("seeds 000, 004 (100; 500 under Spot)"),
+                     end_source=L_("seed 004"), deals_source=L_("seed 004"),
+                     deals_help=L_("How many deals, when the match ends after a number of deals "
+                                   "(a multiple of the number of players).")),
         Option("partnership", "bool", False, L_("Partnership (4 players)"),
                L_("Seats 1 and 3 against 2 and 4; the lower team total wins."),
-               source="seed 000", applies=lambda o: o.get("players") == 4),
+               source=L_("seed 000"), applies=lambda o: o.get("players") == 4),
     )
 
     @property

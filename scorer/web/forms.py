@@ -15,6 +15,7 @@ from wtforms import (BooleanField, HiddenField, IntegerField, RadioField, Select
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, NumberRange, Optional
 
+from ..cards import display
 from ..games.base import EntryError, Field, Game
 from ..i18n import L_, _
 
@@ -59,6 +60,11 @@ def new_match_form(game: type[Game], formdata=None) -> FlaskForm:
                                             default="0")
     for o in game.options:
         name = f"opt_{o.key}"
+        if o.kind == "map":  # one number per key, blank keeps the default
+            for key, label in zip(o.choices, o.choice_labels or o.choices):
+                setattr(NewMatchForm, f"{name}__{key}", IntegerField(
+                    label, validators=[Optional(), NumberRange(o.low, o.high)]))
+            continue
         if o.kind == "bool":
             field = BooleanField(o.label, default=o.default)
         elif o.kind == "choice":
@@ -77,6 +83,12 @@ def record_from_new_match(game: type[Game], form: FlaskForm) -> dict:
     filled = [n for n in names if n]
     options: dict[str, Any] = {}
     for o in game.options:
+        if o.kind == "map":
+            given = {k: form[f"opt_{o.key}__{k}"].data for k in o.choices}
+            given = {k: v for k, v in given.items() if v is not None}
+            if given:
+                options[o.key] = given
+            continue
         value = form[f"opt_{o.key}"].data
         if o.kind == "int" and value is None:
             continue  # blank: the default
@@ -152,12 +164,13 @@ def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict |
         elif f.kind == "seat_choice":
             choices = ([("", _("nobody"))] if f.optional else []) + seat_choices
             setattr(DealForm, field_id(f), RadioField(f.label, choices=options(choices),
+                                                       default="" if f.optional else None,
                                                        validators=[Optional()]))
         elif f.kind == "flag":
             setattr(DealForm, field_id(f), BooleanField(f.label))
         elif f.kind == "card":
             setattr(DealForm, field_id(f), SelectField(
-                f.label, choices=options([("", "—")] + [(c, c) for c in f.cards]),
+                f.label, choices=options([("", "—")] + [(c, display(c)) for c in f.cards]),
                 validators=[Optional()]))
     return DealForm(formdata=formdata, data=data)
 

@@ -1,0 +1,127 @@
+"""Knaves: three players, a point for every trick, points off for the jacks
+(RULES.md, seed 000, "Tradycyjny angielski wariant").
+
+The last card of the pack is turned up for trump and takes no part in play,
+so every deal has 17 tricks; when that card is a jack, the jack is out of
+play and scores for nobody.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
+from ..i18n import L_, _, ngettext
+from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
+                   only_fields, owners)
+
+TRICKS = 17  # 52 cards: 17 each to three players, the 52nd turned up
+JACKS = ("JH", "JD", "JC", "JS")
+JACK_VALUES = {"JH": -4, "JD": -3, "JC": -2, "JS": -1}
+
+
+class Knaves(Game):
+    key = "knaves"
+    name = L_("Knaves")
+    player_counts = (3,)
+    higher_wins = True
+    source = L_("Seed 000 (“Tradycyjny angielski wariant”)")
+    options = (
+        Option("target", "int", 20, L_("Target"),
+               L_("The match ends when a player has this many points; the highest total wins."),
+               source=L_("seed 000 (20; 21 in some sources)"), low=1, high=100_000),
+        Option("jack_values", "map", lambda o: dict(JACK_VALUES), L_("Jack values"),
+                         L_("Points for taking each jack: J♥ -4, J♦ -3, J♣ -2, J♠ -1 unless "
+                            "the table agrees otherwise."),
+                         source=L_("the defaults: seed 000"), choices=JACKS,
+                         choice_labels=tuple(display(j) for j in JACKS), low=-100, high=100),
+    )
+
+    def start(self, first_dealer: int) -> Any:
+        return {"first_dealer": first_dealer, "played": 0, "totals": [0] * self.n}
+
+    def plan(self, state: Any) -> Plan:
+        dealer = self.dealer(state)
+        number = state["played"] + 1
+        notes = [_("17 cards each; turn the last card up: its suit is trump and it takes no "
+                   "part in play.")]
+        if self.tied_at_target(state["totals"]):
+            notes.append(_("Two or more players share the highest total at the target: play on."))
+        fields = [
+            Field("counts", "tricks", _("Tricks taken"), total=TRICKS, high=TRICKS),
+            Field("card", "turn_up", _("The turned-up card (trump)"), cards=FULL_PACK,
+                  help=_("A jack turned up is out of play and scores for nobody.")),
+        ]
+        for jack in JACKS:
+            fields.append(Field("owner", f"taken_by.{jack}",
+                                _("Who took %(card)s?", card=display(jack)),
+                                cards=(jack,), optional=True))
+        return Plan(number=number, dealer=dealer, leader=(dealer + 1) % self.n,
+                    title=_("Deal %(n)s", n=number), notes=notes, fields=fields)
+
+    def check(self, entry: Any, plan: Plan) -> dict:
+        entry = only_fields(entry, {"tricks", "taken_by", "turn_up"})
+        out: dict = {"tricks": counts(entry.get("tricks"), self.n, "tricks", TRICKS,
+                                      _("tricks"))}
+        turn_up = None
+        if entry.get("turn_up") is not None:
+            turn_up = parse(entry["turn_up"])
+            if turn_up is None:
+                raise EntryError(_("turn_up must be a card, such as JH or 10S"), "turn_up")
+            out["turn_up"] = turn_up
+        out_of_play = frozenset({turn_up} & set(JACKS))
+        raw = entry.get("taken_by", {})
+        if isinstance(raw, dict):
+            for jack in out_of_play:
+                if raw.get(jack) is not None:
+                    raise EntryError(_("%(card)s was turned up: it takes no part in play, "
+                                       "so nobody took it", card=display(jack)), "taken_by")
+        taken_by = owners(raw, JACKS, self.n, optional=out_of_play)
+        for s in range(self.n):
+            jacks = [j for j in JACKS if taken_by[j] == s]
+            if len(jacks) > 3 * out["tricks"][s]:
+                raise EntryError(_(
+                    "%(name)s took %(tricks)s (%(cards)s cards): too few for %(jacks)s",
+                    name=self.names[s], cards=3 * out["tricks"][s],
+                    tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
+                    jacks=ngettext("%(num)s jack", "%(num)s jacks", len(jacks))), "taken_by")
+        out["taken_by"] = taken_by
+        return out
+
+    def score(self, entry: dict, plan: Plan) -> Score:
+        values = self.opts["jack_values"]
+        points = list(entry["tricks"])
+        lines: list[list[str]] = [[ngettext("%(num)s trick", "%(num)s tricks", k)] if k else []
+                                  for k in entry["tricks"]]
+        for jack in JACKS:
+            s = entry["taken_by"][jack]
+            if s is not None:
+                points[s] += values[jack]
+                lines[s].append(display(jack))
+        text = [(", ".join(lines[s]) or _("nothing")) + f" → {points[s]}" for s in range(self.n)]
+        turn_up = entry.get("turn_up")
+        note = _("%(card)s turned up", card=display(turn_up)) if turn_up else ""
+        return Score(points, text, note, tag=SYMBOLS[suit_of(turn_up)] if turn_up else "")
+
+    def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
+        points = self.score(entry, plan).points
+        return {**state, "played": state["played"] + 1,
+                "totals": [t + p for t, p in zip(state["totals"], points)]}
+
+    def tied_at_target(self, totals: list[int]) -> bool:
+        return max(totals) >= self.opts["target"] and len(self.best(totals)) > 1
+
+    def outcome(self, totals: list[int], played: int) -> Outcome:
+        if max(totals) < self.opts["target"] or self.tied_at_target(totals):
+            return Outcome(False)
+        return Outcome(True, self.best(totals))
+
+    def describe(self, entry: dict, plan: Plan) -> str:
+        parts = []
+        for s in range(self.n):
+            taken = [ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s])]
+            taken += [display(j) for j in JACKS if entry["taken_by"][j] == s]
+            parts.append(f"{self.names[s]} {' '.join(taken)}")
+        if entry.get("turn_up"):
+            parts.append(_("%(card)s turned up", card=display(entry["turn_up"])))
+        return "; ".join(parts)
