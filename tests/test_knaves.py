@@ -11,6 +11,8 @@ from hypothesis import strategies as st
 from scorer.cards import FULL_PACK
 from scorer.record import RecordError, load
 
+from .helpers import bind
+
 NAMES = ["Ala", "Bartek", "Celina"]
 A, B, C = 0, 1, 2
 DEFAULT_VALUES = {"JH": -4, "JD": -3, "JC": -2, "JS": -1}
@@ -20,22 +22,7 @@ EXAMPLE = {"tricks": [7, 6, 4], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}
            "turn_up": "5H"}
 
 
-def record(deals, options=None, first_dealer=0, names=NAMES):
-    rec = {"format": "scorer-record", "version": 1, "game": "knaves", "players": names,
-           "first_dealer": first_dealer, "deals": deals}
-    if options is not None:
-        rec["options"] = options
-    return rec
-
-
-def computed(deals, **kw):
-    return load(record(deals, **kw))[1].computed()
-
-
-def refused(deals, **kw) -> str:
-    with pytest.raises(RecordError) as e:
-        load(record(deals, **kw))
-    return e.value.message
+record, computed, refused = bind("knaves", names=NAMES, players=3)
 
 
 # --- scoring -----------------------------------------------------------------

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from scorer.record import RecordError, load
 
+from .helpers import bind
+
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
 A, B, C, D = 0, 1, 2, 3
 JACKS = ("JS", "JC", "JH", "JD")
@@ -23,22 +25,7 @@ EXAMPLE = jacks(A, B, B, C)
 CAPOT = {"capot": True}
 
 
-def record(deals, options=None, players=4, first_dealer=0):
-    rec = {"format": "scorer-record", "version": 1, "game": "polignac",
-           "players": NAMES[:players], "first_dealer": first_dealer, "deals": deals}
-    if options is not None:
-        rec["options"] = options
-    return rec
-
-
-def computed(deals, **kw):
-    return load(record(deals, **kw))[1].computed()
-
-
-def refused(deals, **kw) -> str:
-    with pytest.raises(RecordError) as e:
-        load(record(deals, **kw))
-    return e.value.message
+record, computed, refused = bind("polignac")
 
 
 # --- scoring -----------------------------------------------------------------

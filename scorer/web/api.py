@@ -11,7 +11,7 @@ from ..match import DealError
 from ..record import RecordError, dump, load
 from ..i18n import _
 from . import db
-from .matches import MAX_ID
+from .matches import get_match as _match
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -35,15 +35,6 @@ def _bad(message: str):
     e = BadRequest()
     e.scorer_message = message
     return e
-
-
-def _match(match_id: int):
-    if match_id > MAX_ID:
-        abort(404)
-    try:
-        return store.get(db(), match_id)
-    except store.NotFound:
-        abort(404)
 
 
 @bp.post("/matches")
