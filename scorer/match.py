@@ -59,6 +59,11 @@ class Standings:
     next: Plan | None
     team_totals: list[tuple[tuple[int, ...], int]] | None = None
     note: str = ""
+    state: Any = None  # the game's state after the last deal
+
+    @property
+    def summary(self) -> list[str]:
+        return self.rules.summary(self.state)
 
     def computed(self) -> dict:
         """The record's ``computed`` block (RECORD.md)."""
@@ -125,6 +130,7 @@ def fold(match: Match) -> Standings:
         next=None if finished else rules.plan(state),
         team_totals=team_totals,
         note=outcome.note if outcome else "",
+        state=state,
     )
 
 

@@ -10,7 +10,14 @@
     inputs.forEach(function (input) {
       if (input.value !== "" && !input.hasAttribute("data-auto")) input.setAttribute("data-typed", "");
     });
+    var of = fieldset.hasAttribute("data-of") ? parseInt(fieldset.getAttribute("data-of"), 10) : null;
+    var restNote = fieldset.querySelector("[data-rest]");
     function refresh() {
+      // one number for one side: say what the other side took
+      if (of !== null && restNote) {
+        var mine = parseInt(inputs[0].value, 10);
+        if (!isNaN(mine) && mine >= 0 && mine <= of) restNote.textContent = restNote.getAttribute("data-words").replace("{n}", String(of - mine));
+      }
       if (total === null) return;
       var open = inputs.filter(function (i) { return !i.hasAttribute("data-typed"); });
       var sum = inputs.filter(function (i) { return i.hasAttribute("data-typed"); })

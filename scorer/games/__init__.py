@@ -3,10 +3,12 @@
 from .base import EntryError, Game
 from .hearts import BlackMaria, Hearts
 from .knaves import Knaves
+from .metamorphosis import Metamorphosis
 from .polignac import Polignac
 from .slobberhannes import Slobberhannes
+from .variety import Variety
 
 GAMES: dict[str, type[Game]] = {g.key: g for g in (Hearts, BlackMaria, Knaves, Slobberhannes,
-                                                   Polignac)}
+                                                   Polignac, Variety, Metamorphosis)}
 
 __all__ = ["GAMES", "EntryError", "Game"]

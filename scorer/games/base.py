@@ -210,9 +210,11 @@ class Field:
     """One thing the entry form asks, rendered by its kind.
 
     kinds: ``counts`` (a number per seat, ``total`` fills the last one in),
-    ``owner`` (which seat took ``card``), ``partition`` (which seat took each
-    of ``cards``), ``choice`` (one of ``choices`` per seat or once),
-    ``seat_choice`` and ``flag``.
+    ``number`` (one whole number), ``owner`` (which seat took ``card``),
+    ``partition`` (which seat took each of ``cards``), ``choice`` (one of
+    ``choices`` per seat or once), ``seat_choice``, ``seat_pair`` (two
+    different seats, in order), ``calls`` (a sequence of ``choices`` made one
+    tap at a time, such as an auction), ``flag`` and ``card``.
     """
 
     kind: str
@@ -225,6 +227,9 @@ class Field:
     optional: bool = False
     per_seat: bool = True
     high: int = 1000
+    disabled: tuple = ()  # choices that may not be taken now (calls: the caller's own)
+    info: tuple = ()  # lines to show with the field (whose call it is, the result)
+    done: bool = False  # calls: the sequence is complete
 
 
 @dataclass
@@ -247,6 +252,7 @@ class Score:
     lines: list[str]  # per seat, "5 hearts, Q♠ → 18"
     note: str = ""  # about the deal as a whole ("Ala shot the moon")
     tag: str = ""  # a few characters shown beside the deal number ("♥", "capot")
+    marks: list[str] = field(default_factory=list)  # per seat, a sign beside the points
 
 
 @dataclass
@@ -263,6 +269,7 @@ class Game(ABC):
     higher_wins = False
     options: tuple[Option, ...] = ()
     source = ""
+    mark_legend = ""  # what Score.marks mean, shown under the sheet's table
 
     def __init__(self, options: dict, names: list[str]):
         self.opts = options
@@ -340,6 +347,20 @@ class Game(ABC):
 
     def teams(self) -> list[tuple[int, ...]] | None:
         return None
+
+    def entry_fields(self, plan: Plan, partial: dict) -> list[Field]:
+        """What the form asks, given what has been entered so far (``partial``).
+
+        Most games ask the same every time: ``plan.fields``. A game whose
+        questions depend on earlier answers (Variety: the counts depend on the
+        type the auction chose) overrides this; EntryError for a step that
+        cannot be taken (a player repeating their own call)."""
+        return plan.fields
+
+    def summary(self, state: Any) -> list[str]:
+        """Lines the score sheet shows about the match so far (override)."""
+        return []
+
 
     def describe(self, entry: dict, plan: Plan) -> str:
         """The entry in words, for the sheet and the CSV."""

@@ -168,6 +168,15 @@ def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict |
                                                        validators=[Optional()]))
         elif f.kind == "flag":
             setattr(DealForm, field_id(f), BooleanField(f.label))
+        elif f.kind == "number":
+            setattr(DealForm, field_id(f), IntegerField(
+                f.label, validators=[Optional(), NumberRange(0, f.high)]))
+        elif f.kind == "calls":
+            setattr(DealForm, field_id(f), HiddenField())
+        elif f.kind == "seat_pair":
+            for i, label in enumerate((_("first"), _("second"))):
+                setattr(DealForm, field_id(f, i), RadioField(
+                    label, choices=options(seat_choices), validators=[Optional()]))
         elif f.kind == "card":
             setattr(DealForm, field_id(f), SelectField(
                 f.label, choices=options([("", "—")] + [(c, display(c)) for c in f.cards]),
@@ -182,12 +191,37 @@ def _int_or_raw(value: Any) -> Any:
         return value
 
 
-def entry_from_form(fields: list[Field], names: list[str], form) -> dict:
-    """The record entry the form describes. Blank counts: the last one is filled in."""
+def parse_calls(text: Any) -> list:
+    """"3,5,2" → [3, 5, 2]; a token that is no number stays, for the game to refuse."""
+    return [_int_or_raw(t) for t in str(text or "").split(",") if t.strip()]
+
+
+def entry_from_form(fields: list[Field], names: list[str], form, partial: bool = False) -> dict:
+    """The record entry the form describes. Blank counts: the last one is filled in.
+
+    ``partial``: what has been entered so far, for a form whose questions
+    depend on earlier answers; nothing missing is an error yet."""
     n = len(names)
     entry: dict = {}
     for f in fields:
-        if f.kind == "counts":
+        if partial and f.kind not in ("calls", "choice", "seat_pair"):
+            continue
+        if f.kind == "calls":
+            calls = parse_calls(form[field_id(f)].data)
+            if calls:
+                _set(entry, f.name, calls)
+        elif f.kind == "number":
+            value = form[field_id(f)].data
+            if value is not None:
+                _set(entry, f.name, value)
+        elif f.kind == "seat_pair":
+            pair = [_int_or_raw(form[field_id(f, i)].data) for i in (0, 1)]
+            given = [p for p in pair if p not in (None, "", "None")]
+            if len(given) == 2:
+                _set(entry, f.name, pair)
+            elif given and not partial:
+                raise EntryError(_("%(what)s: choose both players", what=f.label), f.name)
+        elif f.kind == "counts":
             values = [form[field_id(f, s)].data for s in range(n)]
             blanks = [s for s, v in enumerate(values) if v is None]
             if f.total is not None and len(blanks) == 1:
@@ -249,7 +283,14 @@ def form_data_from_entry(fields: list[Field], n: int, entry: dict) -> dict:
         value = _get(entry, f.name)
         if value is None and f.kind != "owner":
             continue
-        if f.kind == "counts" or (f.kind == "choice" and f.per_seat):
+        if f.kind == "calls":
+            data[field_id(f)] = ",".join(str(c) for c in value)
+        elif f.kind == "seat_pair":
+            for i in (0, 1):
+                data[field_id(f, i)] = str(value[i])
+        elif f.kind == "number":
+            data[field_id(f)] = value
+        elif f.kind == "counts" or (f.kind == "choice" and f.per_seat):
             for s in range(n):
                 data[field_id(f, s)] = value[s] if isinstance(value, list) else None
         elif f.kind == "owner":

@@ -15,8 +15,9 @@ from ..i18n import _
 from ..match import DealError, Match, fold
 from ..record import RecordError, dump, load, load_match, to_csv
 from . import db
-from .forms import (ConfirmForm, ImportForm, deal_form, entry_from_form, form_data_from_entry,
-                    form_problem, new_match_form, record_from_new_match)
+from .forms import (ConfirmForm, ImportForm, deal_form, entry_from_form, field_id,
+                    form_data_from_entry, form_problem, new_match_form, parse_calls,
+                    record_from_new_match)
 
 bp = Blueprint("matches", __name__)
 MAX_ID = 2**62
@@ -100,6 +101,37 @@ def sheet(match_id: int):
                            game=GAMES[match.game], title=title(match), confirm=ConfirmForm())
 
 
+STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
+
+
+def settle(rules, plan, names: list[str], formdata):
+    """The fields the form asks now (they may depend on what is entered so far,
+    as Variety's counts on the auction) and the form holding the posted values."""
+    partial: dict = {}
+    for _round in range(4):
+        fields = rules.entry_fields(plan, partial)
+        form = deal_form(fields, names, formdata=formdata)
+        known = entry_from_form(fields, names, form, partial=True)
+        if known == partial:
+            break
+        partial = known
+    return fields, form
+
+
+def step_calls(fields, formdata) -> None:
+    """A tap on a call (or Undo) adds it to (or takes it off) the calls so far."""
+    for f in fields:
+        if f.kind != "calls":
+            continue
+        name = field_id(f)
+        calls = parse_calls(formdata.get(name))
+        if "call" in formdata and not f.done:
+            calls.append(formdata.get("call"))
+        elif "undo" in formdata:
+            calls = calls[:-1]
+        formdata[name] = ",".join(str(c) for c in calls)
+
+
 def _deal_page(match_id: int, match: Match, number: int | None):
     """Enter the next deal (number None) or edit deal ``number``."""
     if number is None:
@@ -117,12 +149,22 @@ def _deal_page(match_id: int, match: Match, number: int | None):
         plan = st.rows[-1].plan
         stored = match.deals[number - 1]
     rules = st.rules
+    names = match.players
     error = None
     if request.method == "POST":
-        form = deal_form(plan.fields, match.players, formdata=request.form)
-        if form.validate():
-            try:
-                entry = entry_from_form(plan.fields, match.players, form)
+        formdata = request.form.copy()
+        try:
+            fields, form = settle(rules, plan, names, formdata)
+            if any(k in formdata for k in STEPS):
+                before = formdata.copy()
+                step_calls(fields, formdata)
+                try:
+                    fields, form = settle(rules, plan, names, formdata)
+                except EntryError as e:
+                    error = e.message
+                    fields, form = settle(rules, plan, names, before)
+            elif form.validate():
+                entry = entry_from_form(fields, names, form)
                 if number is None:
                     expect = form.expect.data
                     expect = int(expect) if expect and expect.isdigit() else None
@@ -132,22 +174,26 @@ def _deal_page(match_id: int, match: Match, number: int | None):
                     store.edit_deal(db(), match_id, number, entry)
                     flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=number))
                 return redirect(url_for(".sheet", match_id=match_id))
-            except store.Conflict:
-                flash(_("Deal %(n)s was already saved.", n=plan.number))
-                return redirect(url_for(".sheet", match_id=match_id))
-            except EntryError as e:
-                error = e.message
-            except DealError as e:
-                error = e.error.message if e.number == plan.number else e.message
-        else:
-            error = form_problem(form)
+            else:
+                error = form_problem(form)
+        except store.Conflict:
+            flash(_("Deal %(n)s was already saved.", n=plan.number))
+            return redirect(url_for(".sheet", match_id=match_id))
+        except EntryError as e:
+            error = e.message
+            fields = rules.entry_fields(plan, {})
+            form = deal_form(fields, names, formdata=request.form)
+        except DealError as e:
+            error = e.error.message if e.number == plan.number else e.message
     else:
-        data = form_data_from_entry(plan.fields, rules.n, stored) if stored else {}
+        fields = rules.entry_fields(plan, stored or {})
+        data = form_data_from_entry(fields, rules.n, stored) if stored else {}
         data["expect"] = str(len(match.deals))
-        form = deal_form(plan.fields, match.players, data=data)
+        form = deal_form(fields, names, data=data)
     return render_template("deal.html", match_id=match_id, match=match, plan=plan, form=form,
-                           error=error, number=number, rules=rules, title=title(match),
-                           game=GAMES[match.game], confirm=ConfirmForm()), (400 if error else 200)
+                           fields=fields, error=error, number=number, rules=rules,
+                           title=title(match), game=GAMES[match.game],
+                           confirm=ConfirmForm()), (400 if error else 200)
 
 
 @bp.route("/m/<int:match_id>/deal", methods=["GET", "POST"])

@@ -1,0 +1,430 @@
+"""Metamorphosis (Robert Abbott): rounds of four deals with different trumps and
+scoring, a declared deal worth +10, and no reshuffle inside a round
+(RULES.md; seeds 000 and 003 for the default, seed 001 for the variant).
+
+The four deals are data (``DEALS``). Because the cards a player took are that
+player's next hand, the app also tells the table how to get every hand back
+to 12 before each deal: :meth:`Metamorphosis.card_flow` gives the steps as
+data, and the plan's notes say them in words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from ..i18n import L_, _, ngettext
+from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
+                   only_fields, whole)
+
+PACK = 52
+HAND = 12  # cards each, so 12 tricks a deal
+SUIT_CARDS = 13
+BONUS = 10  # for winning the declared deal outright
+
+
+@dataclass(frozen=True)
+class DealRule:
+    trump: str | None  # a suit letter, or None for no trumps
+    counted: str  # the entry field counted ("clubs", "hearts", "spades"), or "cards"
+    points: int  # per card counted
+
+
+DEALS: dict[str, tuple[DealRule, ...]] = {
+    # seeds 000 and 003
+    "standard": (DealRule(None, "clubs", -4), DealRule("D", "hearts", 3),
+                 DealRule(None, "cards", -1), DealRule(None, "spades", 4)),
+    # seed 001: deal 2 +4 a heart, deal 4 -4 a spade
+    "seed001": (DealRule(None, "clubs", -4), DealRule("D", "hearts", 4),
+                DealRule(None, "cards", -1), DealRule(None, "spades", -4)),
+}
+COUNTED_FIELDS = ("clubs", "hearts", "spades")
+ROUNDS = {2: 4, 3: 3}  # players → rounds of four deals
+
+
+class Step(NamedTuple):
+    """One move of cards before a deal.
+
+    actions: ``shuffle`` (seat: the dealer; the whole pack is gathered: count
+    52), ``deal`` (seat gets count cards from the shuffled pack, ``source``
+    "stock": what is left is the stock), ``discard`` (seat puts count cards
+    face down on the discard pile), ``refill`` (the count face-down discards
+    are shuffled into the stock; seat None), ``draw`` (seat draws count from
+    the stock), ``take`` (seat takes count cards from the hand of seat
+    ``source``, its left-hand neighbour)."""
+
+    seat: int | None
+    action: str
+    count: int
+    source: int | str | None
+
+
+@dataclass
+class Flow:
+    steps: list[Step]
+    hands: list[int]  # after the steps: 12 each
+    stock: int
+    discards: int
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
+
+def trump_words(trump: str | None) -> str:
+    return {None: _("no trumps"), "D": _("diamonds trumps"), "H": _("hearts trumps"),
+            "S": _("spades trumps"), "C": _("clubs trumps")}[trump]
+
+
+def rule_words(rule: DealRule) -> str:
+    p = _signed(rule.points)
+    scores = {"clubs": lambda: _("%(points)s for every club taken", points=p),
+              "hearts": lambda: _("%(points)s for every heart taken", points=p),
+              "spades": lambda: _("%(points)s for every spade taken", points=p),
+              "cards": lambda: _("%(points)s for every card taken", points=p)}[rule.counted]()
+    return f"{trump_words(rule.trump)}, {scores}"
+
+
+def counted_words(counted: str, k: int) -> str:
+    if counted == "clubs":
+        return ngettext("%(num)s club", "%(num)s clubs", k)
+    if counted == "hearts":
+        return ngettext("%(num)s heart", "%(num)s hearts", k)
+    if counted == "spades":
+        return ngettext("%(num)s spade", "%(num)s spades", k)
+    return ngettext("%(num)s card", "%(num)s cards", k)
+
+
+def field_label(counted: str) -> str:
+    return {"clubs": _("Clubs taken"), "hearts": _("Hearts taken"),
+            "spades": _("Spades taken")}[counted]
+
+
+def chain(hands: list[int]) -> list[int]:
+    """After deal 2: x[s] = cards seat s takes from seat s+1, the smallest
+    non-negative solution of x[s] = 12 - hands[s] + x[s-1]."""
+    n = len(hands)
+    x = [0] * n
+    for s in range(1, n):
+        x[s] = x[s - 1] + HAND - hands[s]
+    low = min(x)
+    return [v - low for v in x]
+
+
+class Metamorphosis(Game):
+    key = "metamorphosis"
+    name = L_("Metamorphosis")
+    player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
+    higher_wins = True
+    source = L_("Seeds 000 and 003; seed 001 for the variant")
+    options = (
+        Option("variant", "choice", "standard", L_("Variant"),
+               L_("Standard: deal 2 +3 a heart, deal 4 +4 a spade, the lead moves one seat "
+                  "left each round. Seed 001: deal 2 +4 a heart, deal 4 -4 a spade, and "
+                  "every round's first deal is led by the player who led the game's first."),
+               source=L_("seeds 000 and 003 (standard); seed 001 (variant)"),
+               choices=("standard", "seed001"),
+               choice_labels=(L_("Standard"), L_("Seed 001"))),
+    )
+
+    @property
+    def variant(self) -> str:
+        return self.opts.get("variant", "standard")
+
+    @property
+    def deals(self) -> tuple[DealRule, ...]:
+        return DEALS[self.variant]
+
+    @property
+    def rounds(self) -> int:
+        return ROUNDS[self.n]
+
+    def left(self, s: int, k: int = 1) -> int:
+        return (s + k) % self.n
+
+    # --- state ---------------------------------------------------------------
+    def start(self, first_dealer: int) -> Any:
+        return {
+            "first_dealer": first_dealer,
+            "played": 0,  # deals played in the game
+            "round": 1,  # of the next deal
+            "deal": 1,  # of the next deal within its round, 1-4
+            "dealer": first_dealer,  # who dealt (deals) this round's cards
+            "leaders": [],  # who led each deal of this round so far
+            "declarations": None,  # this round's, per seat (1-4), once made
+            "hands": [0] * self.n,  # cards each player holds now (taken last deal)
+            "stock": 0,  # face-down stock
+            "discards": 0,  # face-down discard pile
+        }
+
+    def dealer(self, state: Any) -> int:
+        return state["dealer"]
+
+    def leader(self, state: Any) -> int:
+        """RULES.md "Leads"."""
+        leaders = state["leaders"]
+        d = state["deal"]
+        if d == 1:
+            if self.variant == "seed001":
+                return self.left(state["first_dealer"])  # deal 1 of the game's leader
+            return self.left(state["dealer"])  # the eldest
+        if d == 2:
+            return leaders[0]
+        if d == 3:
+            return self.left(leaders[1])
+        return leaders[2]
+
+    # --- the cards between deals -----------------------------------------------
+    def card_flow(self, state: Any) -> Flow:
+        """How the table gets every hand to 12 before the next deal, in order."""
+        n = self.n
+        d = state["deal"]
+        hands = list(state["hands"])
+        stock, discards = state["stock"], state["discards"]
+        steps: list[Step] = []
+        if d == 1:
+            dealer = state["dealer"]
+            steps.append(Step(dealer, "shuffle", PACK, None))
+            for k in range(1, n + 1):
+                steps.append(Step(self.left(dealer, k), "deal", HAND, "stock"))
+            return Flow(steps, [HAND] * n, PACK - HAND * n, 0)
+        leader = self.leader(state)
+        order = [self.left(leader, k) for k in range(n)]
+        if d == 3:  # after deal 2: take from the left-hand neighbour's hand
+            x = chain(hands)
+            zero = next(s for s in order if x[s] == 0)
+            for k in range(1, n):
+                s = (zero - k) % n  # going right from a seat that takes nothing
+                if x[s]:
+                    steps.append(Step(s, "take", x[s], self.left(s)))
+                    hands[s] += x[s]
+                    hands[self.left(s)] -= x[s]
+            return Flow(steps, hands, stock, discards)
+        # after deals 1 and 3: discard the excess face down, draw from the stock
+        for s in order:
+            if hands[s] > HAND:
+                steps.append(Step(s, "discard", hands[s] - HAND, None))
+                discards += hands[s] - HAND
+                hands[s] = HAND
+        need = sum(HAND - h for h in hands if h < HAND)
+        if need > stock:  # house rule: shuffle the discards into the stock
+            steps.append(Step(None, "refill", discards, "discards"))
+            stock, discards = stock + discards, 0
+        for s in order:
+            if hands[s] < HAND:
+                steps.append(Step(s, "draw", HAND - hands[s], "stock"))
+                stock -= HAND - hands[s]
+                hands[s] = HAND
+        return Flow(steps, hands, stock, discards)
+
+    def flow_notes(self, state: Any, flow: Flow) -> list[str]:
+        names = self.names
+        d = state["deal"]
+        notes = []
+        if d != 1:
+            held = ", ".join(f"{names[s]} {state['hands'][s]}" for s in range(self.n))
+            if d == 3:
+                notes.append(_("No new deal: each player picks up the cards they took "
+                               "(%(held)s).", held=held))
+            else:
+                notes.append(_("No new deal: each player picks up the cards they took "
+                               "(%(held)s); the stock holds %(stock)s.",
+                               held=held, stock=state["stock"]))
+        stock = state["stock"]
+        for step in flow.steps:
+            who = names[step.seat] if step.seat is not None else ""
+            if step.action == "shuffle":
+                notes.append(_("%(name)s shuffles the whole pack and deals 12 cards to each "
+                               "player; the other %(stock)s lie face down as the stock.",
+                               name=who, stock=flow.stock))
+            elif step.action == "discard":
+                notes.append(_("%(name)s discards %(cards)s face down.", name=who,
+                               cards=counted_words("cards", step.count)))
+            elif step.action == "refill":
+                need = sum(st.count for st in flow.steps if st.action == "draw")
+                notes.append(_("The stock has only %(stock)s and %(need)s are needed: shuffle "
+                               "the %(count)s face-down discards into it (house rule).",
+                               stock=counted_words("cards", stock), need=need,
+                               count=step.count))
+                stock += step.count
+            elif step.action == "draw":
+                notes.append(_("%(name)s draws %(cards)s from the stock.", name=who,
+                               cards=counted_words("cards", step.count)))
+                stock -= step.count
+            elif step.action == "take":
+                notes.append(_("%(name)s takes %(cards)s from the hand of %(giver)s.", name=who,
+                               cards=counted_words("cards", step.count),
+                               giver=names[step.source]))
+        if d != 1:
+            if not flow.steps:
+                notes.append(_("Everyone holds 12: nothing to exchange."))
+            elif d in (2, 4):
+                notes.append(_("Everyone now holds 12; the stock holds %(stock)s.",
+                               stock=flow.stock))
+            else:
+                notes.append(_("Everyone now holds 12."))
+        return notes
+
+    # --- the fold ------------------------------------------------------------------
+    def plan(self, state: Any) -> Plan:
+        d, r = state["deal"], state["round"]
+        rule = self.deals[d - 1]
+        flow = self.card_flow(state)
+        decl = state["declarations"]
+        notes = [] if d == 1 else [self.declared_words(decl)]
+        notes += self.flow_notes(state, flow)
+        fields = []
+        if d == 1:
+            notes.append(_("Before play each player secretly picks an indicator (A, 2, 3 or "
+                           "4): the deal of this round they expect to win; reveal them "
+                           "together."))
+            fields.append(Field("choice", "declarations", _("Declared deal"),
+                                help=_("Winning it outright is worth +10."),
+                                choices=((1, _("A (deal 1)")), (2, "2"), (3, "3"), (4, "4"))))
+        fields.append(Field("counts", "tricks", _("Tricks taken"), total=HAND, high=HAND))
+        if rule.counted != "cards":
+            fields.append(Field("counts", rule.counted, field_label(rule.counted),
+                                help=_("Not more than 13, and not more than the cards each "
+                                       "player took (%(n)s a trick).", n=self.n),
+                                high=SUIT_CARDS))
+        title = _("Round %(round)s · deal %(deal)s of 4: %(rule)s", round=r, deal=d,
+                  rule=rule_words(rule))
+        return Plan(number=state["played"] + 1, dealer=state["dealer"],
+                    leader=self.leader(state), trump=rule.trump, title=title, notes=notes,
+                    fields=fields,
+                    context={"round": r, "deal": d, "rule": rule, "declarations": decl,
+                             "flow": flow})
+
+    def declared_words(self, decl: list[int]) -> str:
+        parts = [_("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s])
+                 for s in range(self.n)]
+        return _("Declared: %(list)s", list=", ".join(parts))
+
+    def check(self, entry: Any, plan: Plan) -> dict:
+        entry = only_fields(entry, {"declarations", "tricks", *COUNTED_FIELDS})
+        d = plan.context["deal"]
+        rule: DealRule = plan.context["rule"]
+        n = self.n
+        out: dict = {}
+        if d == 1:
+            if entry.get("declarations") is None:
+                raise EntryError(_("this deal opens a round: say which deal (1 to 4) each "
+                                   "player declared"), "declarations")
+            out["declarations"] = self.check_declarations(entry["declarations"])
+        elif "declarations" in entry:
+            raise EntryError(_("declarations are made once a round, with its first deal; "
+                               "this is deal %(deal)s of the round", deal=d), "declarations")
+        for name in COUNTED_FIELDS:
+            if name in entry and name != rule.counted:
+                raise EntryError(_("%(field)s are not counted in this deal (%(rule)s)",
+                                   field=name, rule=rule_words(rule)), name)
+        if entry.get("tricks") is None:
+            raise EntryError(_("say how many tricks each player took"), "tricks")
+        out["tricks"] = counts(entry["tricks"], n, "tricks", HAND, _("tricks"))
+        if rule.counted != "cards":
+            name = rule.counted
+            if entry.get(name) is None:
+                raise EntryError(_("say how many %(field)s each player took", field=name), name)
+            got = counts(entry[name], n, name, None, name)
+            for s in range(n):
+                cards = out["tricks"][s] * n
+                if got[s] > cards:
+                    raise EntryError(_(
+                        "%(name)s took %(tricks)s (%(cards)s): too few for %(counted)s",
+                        name=self.names[s],
+                        tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
+                        cards=counted_words("cards", cards),
+                        counted=counted_words(name, got[s])), name)
+            if sum(got) > SUIT_CARDS:
+                raise EntryError(_("%(field)s add up to %(got)s, but the pack has only 13",
+                                   field=name, got=sum(got)), name)
+            out[name] = got
+        return out
+
+    def check_declarations(self, value: Any) -> list[int]:
+        n = self.n
+        if not isinstance(value, list) or len(value) != n:
+            raise EntryError(_("declarations needs one deal (1 to 4) per player (%(n)s)", n=n),
+                             "declarations")
+        for s, v in enumerate(value):
+            whole(v, _("%(name)s's declared deal", name=self.names[s]), 1, 4)
+        return list(value)
+
+    def base_points(self, entry: dict, rule: DealRule) -> tuple[list[int], list[int]]:
+        """The cards counted per seat, and what they score (before the bonus)."""
+        if rule.counted == "cards":
+            taken = [t * self.n for t in entry["tricks"]]
+        else:
+            taken = list(entry[rule.counted])
+        return taken, [k * rule.points for k in taken]
+
+    def score(self, entry: dict, plan: Plan) -> Score:
+        ctx = plan.context
+        rule: DealRule = ctx["rule"]
+        d = ctx["deal"]
+        decl = entry["declarations"] if d == 1 else ctx["declarations"]
+        taken, base = self.base_points(entry, rule)
+        best = self.best(base)
+        winner = best[0] if len(best) == 1 else None
+        points = list(base)
+        lines = []
+        for s in range(self.n):
+            words = counted_words(rule.counted, taken[s])
+            if rule.counted == "cards":
+                words = ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s]) \
+                    + ", " + words
+            line = f"{words} → {base[s]}"
+            if decl[s] == d:
+                if s == winner:
+                    points[s] += BONUS
+                    line += ", " + _("declared and won +10") + f" → {points[s]}"
+                elif s in best:
+                    line += ", " + _("declared, tied: no bonus")
+                else:
+                    line += ", " + _("declared, not won")
+            lines.append(line)
+        if winner is not None:
+            note = _("%(name)s won the deal", name=self.names[winner])
+            if decl[winner] == d:
+                note += ", " + _("as declared: +10")
+        else:
+            note = _("%(names)s tied for the deal: no winner",
+                     names=", ".join(self.names[s] for s in best))
+        return Score(points, lines, note, tag=f"R{ctx['round']}·{d}")
+
+    def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
+        flow: Flow = plan.context["flow"]
+        leaders = state["leaders"] + [plan.leader]
+        new = {**state, "played": state["played"] + 1,
+               "hands": [t * self.n for t in entry["tricks"]],
+               "stock": flow.stock, "discards": flow.discards, "leaders": leaders}
+        if state["deal"] == 1:
+            new["declarations"] = list(entry["declarations"])
+        if state["deal"] < 4:
+            new["deal"] = state["deal"] + 1
+            return new
+        # the round is over: the next is dealt by the player who led its deal 1
+        # (seed 000); under seed 001 the lead stays, so the dealer does too
+        dealer = leaders[0] if self.variant == "standard" else state["dealer"]
+        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": dealer,
+                "leaders": [], "declarations": None}
+
+    def outcome(self, totals: list[int], played: int) -> Outcome:
+        if played < 4 * self.rounds:
+            return Outcome(False)
+        return Outcome(True, self.best(totals))
+
+    def describe(self, entry: dict, plan: Plan) -> str:
+        rule: DealRule = plan.context["rule"]
+        parts = []
+        for s in range(self.n):
+            words = [ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s])]
+            if rule.counted == "cards":
+                words.append(counted_words("cards", entry["tricks"][s] * self.n))
+            else:
+                words.append(counted_words(rule.counted, entry[rule.counted][s]))
+            parts.append(f"{self.names[s]} {', '.join(words)}")
+        text = "; ".join(parts)
+        if "declarations" in entry:
+            text += "; " + self.declared_words(entry["declarations"])
+        return text
