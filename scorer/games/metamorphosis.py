@@ -117,6 +117,7 @@ class Metamorphosis(Game):
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     higher_wins = True
     source = L_("Seeds 000 and 003; seed 001 for the variant")
+    mark_legend = L_("★ won that deal outright · ◆ had declared it and did not win it")
     options = (
         Option("variant", "choice", "standard", L_("Variant"),
                L_("Standard: deal 2 +3 a heart, deal 4 +4 a spade, the lead moves one seat "
@@ -390,7 +391,8 @@ class Metamorphosis(Game):
         else:
             note = _("%(names)s tied for the deal: no winner",
                      names=", ".join(self.names[s] for s in best))
-        return Score(points, lines, note, tag=f"R{ctx['round']}·{d}")
+        marks = ["★" if s == winner else ("◆" if decl[s] == d else "") for s in range(self.n)]
+        return Score(points, lines, note, tag=f"R{ctx['round']}·{d}", marks=marks)
 
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
         flow: Flow = plan.context["flow"]

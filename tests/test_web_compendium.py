@@ -1,0 +1,149 @@
+"""Variety's auction and Metamorphosis' rounds through the phone forms."""
+
+from __future__ import annotations
+
+import re
+
+from scorer import store
+
+FOUR = {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina", "name_3": "Darek",
+        "first_dealer": "0"}
+
+
+def new(client, game, data):
+    r = client.post(f"/new/{game}", data=data)
+    assert r.status_code == 302
+    return r.headers["Location"]
+
+
+def stored(app, url):
+    with app.app_context():
+        return store.get(app.extensions["scorer_db"](), int(url.rsplit("/", 1)[1])).deals
+
+
+def bids_in(page):
+    return re.search(r'name="bids" type="hidden" value="([^"]*)"', page).group(1)
+
+
+def call(client, url, bids, value):
+    r = client.post(url + "/deal", data={"expect": "0", "bids": bids, "call": str(value)})
+    return r, r.get_data(as_text=True)
+
+
+def test_auction_call_by_call_then_counts(client, app):
+    url = new(client, "variety", FOUR)
+    page = client.get(url + "/deal").get_data(as_text=True)
+    assert "Bartek calls" in page  # the dealer's (Ala's) left calls first
+    r, page = call(client, url, "", 2)
+    assert bids_in(page) == "2" and "Celina calls" in page
+    r, page = call(client, url, "2", 5)
+    r, page = call(client, url, "2,5", 2)  # Darek repeats Bartek's 2: the auction ends
+    assert "Type 2, ♣ trumps" in page and "Bartek and Darek attack, Ala and Celina defend; Celina leads" in page
+    assert 'name="tricks"' in page and 'name="red"' not in page
+    # a call after the end changes nothing
+    r, page = call(client, url, "2,5,2", 3)
+    assert bids_in(page) == "2,5,2"
+    # type 2, attackers 7 tricks: 14 each; defenders 6 tricks: 12 each (RULES.md)
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "2,5,2", "tricks": "7"})
+    assert r.status_code == 302
+    assert stored(app, url) == [{"bids": [2, 5, 2], "contract": 2, "attackers": [1, 3], "tricks": 7}]
+    page = client.get(url).get_data(as_text=True)
+    assert re.findall(r'class="points">(-?\d+)<', page) == ["12", "14", "12", "14"]
+    assert "Types called so far: Ala — · Bartek 2 · Celina 5 · Darek 2" in page
+
+
+def test_a_player_may_not_repeat_their_own_call(client, app):
+    url = new(client, "variety", FOUR)
+    # Bartek 1, Celina 2, Darek 3, Ala 4; Bartek again: 1 is his own
+    r, page = call(client, url, "1,2,3,4", 1)
+    assert r.status_code == 400
+    assert "call 5: Bartek already named type 1 in this auction" in page
+    assert bids_in(page) == "1,2,3,4"
+    # and the button for his own call is disabled
+    assert re.search(r'value="1" class="call" disabled', page)
+    assert stored(app, url) == []
+
+
+def test_undo_takes_back_the_last_call(client):
+    url = new(client, "variety", FOUR)
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "3,4", "undo": "1"})
+    assert bids_in(r.get_data(as_text=True)) == "3"
+
+
+def test_the_ninth_call_ends_it(client, app):
+    url = new(client, "variety", FOUR)
+    # eight different types by B C D A B C D A; Bartek's ninth call repeats Celina's 2
+    r, page = call(client, url, "1,2,3,4,5,6,7,8", 2)
+    assert "Celina and Bartek attack" in page
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "1,2,3,4,5,6,7,8,2", "tricks": "13"})
+    assert r.status_code == 302
+    # 13 tricks × 2 = 26 to Celina and Bartek; 0 to Ala and Darek, no bonus
+    assert stored(app, url)[0]["attackers"] == [2, 1]
+
+
+def test_saving_before_the_auction_ends_is_refused(client, app):
+    url = new(client, "variety", FOUR)
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "1,2"})
+    assert r.status_code == 400 and "the auction has not ended" in r.get_data(as_text=True)
+    assert stored(app, url) == []
+
+
+def test_untracked_auction_type_and_attackers(client, app):
+    url = new(client, "variety", FOUR)
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "", "contract": "5",
+                                         "attackers__0": "0", "attackers__1": "2", "step": "1"})
+    page = r.get_data(as_text=True)
+    assert 'name="black_tj"' in page and 'name="red_tj"' in page
+    # type 5: attackers 1 black 10/J and 1 red (0); defenders 3 black, 3 red (0): a tie → +10
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "", "contract": "5",
+                                         "attackers__0": "0", "attackers__1": "2",
+                                         "black_tj": "1", "red_tj": "1"})
+    assert r.status_code == 302
+    assert stored(app, url) == [{"contract": 5, "attackers": [0, 2], "black_tj": 1, "red_tj": 1}]
+    page = client.get(url).get_data(as_text=True)
+    assert re.findall(r'class="points">(-?\d+)<', page) == ["0", "10", "0", "10"]
+
+
+def test_a_count_that_cannot_be_is_refused(client, app):
+    url = new(client, "variety", FOUR)
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "4,4", "tricks": "2", "red": "9"})
+    assert r.status_code == 400 and "not 9 red ones" in r.get_data(as_text=True)
+    assert stored(app, url) == []
+
+
+def test_editing_a_variety_deal_shows_its_auction(client, app):
+    url = new(client, "variety", FOUR)
+    client.post(url + "/deal", data={"expect": "0", "bids": "2,5,2", "tricks": "7"})
+    page = client.get(url + "/deal/1").get_data(as_text=True)
+    assert bids_in(page) == "2,5,2" and 'value="7"' in page
+
+
+# --- Metamorphosis ------------------------------------------------------------
+
+def test_metamorphosis_declarations_and_helper_on_the_sheet(client, app):
+    url = new(client, "metamorphosis", {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina",
+                                        "first_dealer": "0"})
+    form = {"expect": "0", "declarations__0": "1", "declarations__1": "2", "declarations__2": "1",
+            "tricks__0": "3", "tricks__1": "5", "clubs__0": "3", "clubs__1": "5", "clubs__2": "0"}
+    assert client.post(url + "/deal", data=form).status_code == 302
+    page = client.get(url).get_data(as_text=True)
+    # RULES.md: -12, -20, 0, and Celina declared deal 1 → +10
+    assert re.findall(r'class="points">(-?\d+)<', page) == ["-12", "-20", "10"]
+    assert "Round 1 · deal 2 of 4" in page
+    assert "Declared: Ala deal 1, Bartek deal 2, Celina deal 1" in page
+    assert "Bartek discards 3 cards face down." in page and "Ala draws 3 cards from the stock." in page
+    # declarations again on deal 2 are refused
+    r = client.post(url + "/deal", data={"expect": "1", "tricks__0": "4", "tricks__1": "4",
+                                         "hearts__0": "0", "hearts__1": "0", "hearts__2": "0"})
+    assert r.status_code == 302
+    assert "declarations" not in stored(app, url)[1]
+
+
+def test_metamorphosis_count_above_cards_taken_is_refused(client, app):
+    url = new(client, "metamorphosis", {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina",
+                                        "first_dealer": "0"})
+    form = {"expect": "0", "declarations__0": "1", "declarations__1": "2", "declarations__2": "3",
+            "tricks__0": "1", "tricks__1": "5", "clubs__0": "4", "clubs__1": "5", "clubs__2": "0"}
+    r = client.post(url + "/deal", data=form)
+    assert r.status_code == 400 and "Ala took 1 trick (3 cards): too few for 4 clubs" in r.get_data(as_text=True)
+    assert stored(app, url) == []
