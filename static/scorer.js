@@ -71,6 +71,20 @@
         form.querySelectorAll("button[type=submit]").forEach(function (b) { b.setAttribute("aria-disabled", "true"); b.classList.add("sent"); });
       });
     });
+    // New match: the first-dealer list names the players as they are typed.
+    var dealer = document.getElementById("first_dealer");
+    if (dealer) {
+      var rename = function () {
+        Array.prototype.forEach.call(dealer.options, function (option) {
+          var input = document.getElementById("name_" + option.value);
+          if (!input) return;
+          if (!option.hasAttribute("data-label")) option.setAttribute("data-label", option.textContent);
+          option.textContent = input.value.trim() || option.getAttribute("data-label");
+        });
+      };
+      document.querySelectorAll("input[id^=name_]").forEach(function (i) { i.addEventListener("input", rename); });
+      rename();
+    }
     var error = document.getElementById("error");
     if (error) error.scrollIntoView({block: "center"});
   });

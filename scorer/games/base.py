@@ -240,6 +240,7 @@ class Plan:
     leader_text: str = ""  # when the leader is not a known seat ("holds 2♣")
     passing: str | None = None  # "left 3", "right 3", "across 3", "none"
     trump: str | None = None  # a suit letter, or None
+    dealt: bool = True  # False: no cards are dealt (Metamorphosis plays on with what was taken)
     title: str = ""
     notes: list[str] = field(default_factory=list)
     fields: list[Field] = field(default_factory=list)

@@ -292,7 +292,7 @@ class Metamorphosis(Game):
                   rule=rule_words(rule))
         return Plan(number=state["played"] + 1, dealer=state["dealer"],
                     leader=self.leader(state), trump=rule.trump, title=title, notes=notes,
-                    fields=fields,
+                    fields=fields, dealt=d == 1,
                     context={"round": r, "deal": d, "rule": rule, "declarations": decl,
                              "flow": flow})
 

@@ -28,9 +28,9 @@ def register(app: Flask) -> None:
 
     @app.context_processor
     def globals_():
-        from ..cards import display, is_red
+        from ..cards import SYMBOLS, display, is_red
 
-        return {"GAMES": GAMES, "card": display, "is_red": is_red}
+        return {"GAMES": GAMES, "card": display, "is_red": is_red, "SUITS": SYMBOLS}
 
     @app.template_filter("seats")
     def seats_filter(seats, names):
