@@ -37,6 +37,7 @@ test: setup chromium
 
 bench: setup
 	$(BIN)/python bench/replay.py
+	$(BIN)/python bench/engine.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

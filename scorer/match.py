@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .engine import entry_with_play
 from .games import GAMES, EntryError, Game
 from .games.base import Plan, Score
 from .i18n import _
@@ -86,6 +87,15 @@ def places(values: list[int], higher_wins: bool) -> list[int]:
     return [1 + sum(1 for other in key if other < mine) for mine in key]
 
 
+def check_entry(rules: Game, raw: Any, plan: Plan) -> dict:
+    """The entry as stored. A deal that carries ``play`` (the tricks, RECORD.md)
+    has its summary derived by the engine, checked against any summary given
+    beside it, and keeps the ``play``."""
+    if isinstance(raw, dict) and "play" in raw:
+        return entry_with_play(rules, raw, plan)
+    return rules.check(raw, plan)
+
+
 def fold(match: Match) -> Standings:
     """Play the entered deals through the rules; DealError names the first bad one."""
     rules = match.rules
@@ -101,7 +111,7 @@ def fold(match: Match) -> Standings:
             raise DealError(number, EntryError(_("the match is already over")))
         plan = rules.plan(state)
         try:
-            entry = rules.check(raw, plan)
+            entry = check_entry(rules, raw, plan)
         except EntryError as e:
             raise DealError(number, e) from None
         score = rules.score(entry, plan)

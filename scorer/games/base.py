@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..i18n import _
+from .tricks import (Captured, Setup, TableState, follow, follow_reason, parse_passing,
+                     trick_winner)
 
 
 class EntryError(ValueError):
@@ -362,10 +364,57 @@ class Game(ABC):
         """Lines the score sheet shows about the match so far (override)."""
         return []
 
-
     def describe(self, entry: dict, plan: Plan) -> str:
         """The entry in words, for the sheet and the CSV."""
         return ""
+
+    # The engine's questions (scorer.engine; see games/tricks.py) ---------
+    def engine_pack(self) -> tuple[str, ...] | None:
+        """The cards in play, RULES.md's removals made; None: the engine cannot
+        play this game yet."""
+        return None
+
+    def engine_costs(self) -> tuple[dict[str, int], int]:
+        """What taking each card, and what taking a trick, costs a player (in
+        points of harm): the simple player's guide, not the score."""
+        return {}, 0
+
+    def engine_setup(self, plan: Plan, given: dict) -> Setup:
+        """How the deal of ``plan`` is played. ``given``: what the table entered
+        beside the tricks (Knaves ``turn_up``, a Variety auction …)."""
+        pack = self.engine_pack()
+        if pack is None:
+            raise EntryError(_("%(game)s cannot be checked trick by trick yet", game=self.name),
+                             "play")
+        costs, trick_cost = self.engine_costs()
+        return Setup(pack=pack, tricks=len(pack) // self.n, leader=plan.leader,
+                     trump=plan.trump, passing=parse_passing(plan.passing), costs=costs,
+                     trick_cost=trick_cost)
+
+    def legal(self, hand: list[str], trick: list, state: TableState) -> list[str]:
+        """The cards of ``hand`` that may be played to ``trick`` (a list of (seat,
+        card)); by default follow suit, else anything."""
+        return follow(hand, trick)
+
+    def illegal_reason(self, card: str, hand: list[str], trick: list,
+                       state: TableState) -> tuple[str, str, str] | None:
+        """Why ``card`` may not be played, or None; agrees with :meth:`legal`.
+
+        (kind, words, proof): kind ``follow`` (words: the suit led) or ``rule``
+        (words: the rule, "no heart on the first trick"); proof: a card in the
+        hand that shows it."""
+        return follow_reason(card, hand, trick)
+
+    def trick_winner(self, trick: list, setup: Setup) -> int:
+        """The position in ``trick`` of the winning card."""
+        return trick_winner(trick, setup)
+
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
+                        given: dict) -> dict:
+        """The deal's entry in the quick-entry shape, from what each seat took
+        (``given``: what the table entered beside the tricks)."""
+        raise EntryError(_("%(game)s cannot be checked trick by trick yet", game=self.name),
+                         "play")
 
     # Shared helpers ----------------------------------------------------
     def end_reached(self, totals: list[int], played: int) -> bool:

@@ -9,10 +9,11 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from ..cards import RANKS, display, pack, rank_of, suit_of
+from ..cards import RANKS, display, pack, rank_of, sort_key, suit_of
 from ..i18n import L_, _
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    end_options, only_fields, owners)
+from .tricks import Captured, Setup, TableState, follow, follow_reason
 
 SPOT_VALUES = {
     "10-10-10-15": {"J": 10, "Q": 10, "K": 10, "A": 15},
@@ -214,6 +215,24 @@ class HeartsFamily(Game):
             return qs
         return None
 
+    # --- the engine -------------------------------------------------------------
+    def engine_pack(self) -> tuple[str, ...]:
+        return self.pack
+
+    def engine_costs(self) -> tuple[dict[str, int], int]:
+        costs = {c: self.heart_value(c) for c in self.hearts_in_play}
+        costs.update(self.penalty_cards)
+        return costs, 0
+
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
+                        given: dict) -> dict:
+        hearts = [[c for c in cards if suit_of(c) == "H"] for cards in captured.taken]
+        entry: dict = {"hearts": [len(h) for h in hearts]}
+        if self.spot:
+            entry["heart_cards"] = [sorted(h, key=sort_key) for h in hearts]
+        entry["taken_by"] = {c: captured.who_took(c) for c in self.penalty_cards}
+        return entry
+
     def outcome(self, totals: list[int], played: int) -> Outcome:
         if not self.end_reached(totals, played):
             return Outcome(False)
@@ -263,9 +282,50 @@ class Hearts(HeartsFamily):
         way = self.cycles[self.n][played % len(self.cycles[self.n])]
         return "none" if way == "none" else f"{way} 3"
 
+    @cached_property
+    def lowest_club(self) -> str:
+        return next(c for c in reversed(self.pack) if suit_of(c) == "C")
+
     def first_leader(self, dealer: int) -> tuple[int | None, str]:
-        low = next(c for c in reversed(self.pack) if suit_of(c) == "C")
-        return None, _("%(card)s leads (whoever holds it)", card=display(low))
+        return None, _("%(card)s leads (whoever holds it)", card=display(self.lowest_club))
+
+    # --- the engine: the lowest club leads; no heart nor Q♠ on the first trick;
+    # hearts are not led until a heart has been played ---------------------------
+    def engine_setup(self, plan: Plan, given: dict) -> Setup:
+        setup = super().engine_setup(plan, given)
+        setup.leader, setup.lead_card = None, self.lowest_club
+        return setup
+
+    def legal(self, hand: list[str], trick: list, state: TableState) -> list[str]:
+        if state.number == 0:
+            if not trick:
+                lead = state.setup.lead_card
+                return [lead] if lead in hand else list(hand)
+            cards = follow(hand, trick)
+            return [c for c in cards if c[-1] != "H" and c != "QS"] or cards
+        if not trick and "H" not in state.suits_played:
+            return [c for c in hand if c[-1] != "H"] or list(hand)
+        return follow(hand, trick)
+
+    def illegal_reason(self, card: str, hand: list[str], trick: list,
+                       state: TableState) -> tuple[str, str, str] | None:
+        if state.number == 0 and not trick:
+            lead = state.setup.lead_card
+            if card != lead and lead in hand:
+                return ("rule", _("%(card)s leads the first trick", card=display(lead)), lead)
+            return None
+        why = follow_reason(card, hand, trick)
+        if why:
+            return why
+        if state.number == 0 and (card[-1] == "H" or card == "QS"):
+            safe = [c for c in follow(hand, trick) if c[-1] != "H" and c != "QS"]
+            if safe:
+                return ("rule", _("no heart and not Q♠ on the first trick"), safe[0])
+        if not trick and card[-1] == "H" and "H" not in state.suits_played:
+            safe = [c for c in hand if c[-1] != "H"]
+            if safe:
+                return ("rule", _("hearts may not be led until a heart has been played"), safe[0])
+        return None
 
 
 class BlackMaria(HeartsFamily):

@@ -14,6 +14,7 @@ from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
 from ..i18n import L_, _, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    only_fields, owners)
+from .tricks import Captured, Setup
 
 TRICKS = 17  # 52 cards: 17 each to three players, the 52nd turned up
 JACKS = ("JH", "JD", "JC", "JS")
@@ -107,6 +108,27 @@ class Knaves(Game):
         points = self.score(entry, plan).points
         return {**state, "played": state["played"] + 1,
                 "totals": [t + p for t, p in zip(state["totals"], points)]}
+
+    # --- the engine: the card left after the deal is turned up for trump ------------
+    def engine_pack(self) -> tuple[str, ...]:
+        return FULL_PACK
+
+    def engine_costs(self) -> tuple[dict[str, int], int]:
+        return {j: -v for j, v in self.opts["jack_values"].items()}, -1
+
+    def engine_setup(self, plan: Plan, given: dict) -> Setup:
+        setup = super().engine_setup(plan, given)
+        setup.tricks = TRICKS
+        setup.turn_up = True
+        turned_up = parse(given.get("turn_up"))
+        if turned_up is not None:
+            setup.turned_up, setup.trump = turned_up, suit_of(turned_up)
+        return setup
+
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
+                        given: dict) -> dict:
+        return {"tricks": captured.tricks(), "turn_up": captured.turned_up,
+                "taken_by": {j: captured.who_took(j) for j in JACKS}}
 
     def tied_at_target(self, totals: list[int]) -> bool:
         return max(totals) >= self.opts["target"] and len(self.best(totals)) > 1

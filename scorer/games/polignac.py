@@ -8,12 +8,14 @@ right.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..cards import display, is_card, pack
 from ..i18n import L_, _
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, end_options, only_fields,
                    owners, seat)
+from .tricks import Captured, Setup
 
 RANKS = ("K", "Q", "J", "A", "10", "9", "8", "7")  # high to low
 JACKS = {"JS": 2, "JC": 1, "JH": 1, "JD": 1}  # J♠ is the Polignac
@@ -157,6 +159,26 @@ class Polignac(Game):
             tag = _("capot ✗")
         text = [(", ".join(lines[s]) or _("nothing")) + f" → {points[s]}" for s in range(n)]
         return Score(points, text, note, tag)
+
+    # --- the engine: K Q J A 10 9 8 7, no trumps; play goes the way of the deal -----
+    def engine_pack(self) -> tuple[str, ...]:
+        return pack(RANKS, self.removed)
+
+    def engine_costs(self) -> tuple[dict[str, int], int]:
+        return dict(JACKS), 0
+
+    def engine_setup(self, plan: Plan, given: dict) -> Setup:
+        return replace(super().engine_setup(plan, given), ranks=RANKS, step=self.step)
+
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
+                        given: dict) -> dict:
+        entry: dict = {"taken_by": {j: captured.who_took(j) for j in JACKS}}
+        capot = given.get("capot")
+        if isinstance(capot, dict) and isinstance(capot.get("seat"), int) \
+                and not isinstance(capot.get("seat"), bool):
+            made = all(w == capot["seat"] for w in captured.winners)
+            entry["capot"] = {**capot, "made": made}
+        return entry
 
     def outcome(self, totals: list[int], played: int) -> Outcome:
         if not self.end_reached(totals, played):

@@ -9,6 +9,7 @@ from typing import Any
 from ..cards import display, pack
 from ..i18n import L_, _
 from .base import Field, Game, Option, Outcome, Plan, Score, end_options, only_fields, owners
+from .tricks import Captured, Setup
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 REMOVED = {3: ("7S", "7C"), 4: (), 5: ("7S", "7C"), 6: ("7S", "7C")}
@@ -72,6 +73,19 @@ class Slobberhannes(Game):
             note = _("%(name)s took all three", name=self.names[everything])
         text = [(", ".join(lines[s]) or _("nothing")) + f" → {points[s]}" for s in range(self.n)]
         return Score(points, text, note)
+
+    # --- the engine: no trumps, follow suit ------------------------------------------
+    def engine_pack(self) -> tuple[str, ...]:
+        return pack(RANKS, REMOVED[self.n])
+
+    def engine_costs(self) -> tuple[dict[str, int], int]:
+        return {"QC": self.values["QC"]}, 0
+
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
+                        given: dict) -> dict:
+        return {"taken_by": {"first_trick": captured.winners[0],
+                             "last_trick": captured.winners[-1],
+                             "QC": captured.who_took("QC")}}
 
     @staticmethod
     def took_everything(entry: dict) -> int | None:

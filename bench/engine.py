@@ -1,0 +1,107 @@
+"""How many deals a second the engine plays at random, per game, and how many
+recorded deals (the record's ``play`` form, tricks alone) it checks a second.
+
+A benchmark, not a test: it prints figures. When the optional ``open-spiel``
+package is installed (``import pyspiel``), it also plays OpenSpiel's
+``hearts`` under the same random play (a uniformly random chance outcome
+and legal action at every step, dealing and passing included) and prints
+our Hearts rate over OpenSpiel's.
+
+    Run: .venv/bin/python bench/engine.py [seconds per figure, default 1]
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+
+from scorer.engine import RANDOM, entry_with_play, play_deal
+from scorer.games import GAMES
+
+NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
+GAMES_TIMED = [  # (label, game, players, options)
+    ("Hearts, 4 players", "hearts", 4, {}),
+    ("Hearts, 6 players", "hearts", 6, {}),
+    ("Black Maria, 3 players", "black_maria", 3, {}),
+    ("Knaves", "knaves", 3, {}),
+    ("Slobberhannes, 4 players", "slobberhannes", 4, {}),
+    ("Polignac, 4 players", "polignac", 4, {}),
+]
+
+
+def rate(fn, seconds: float) -> float:
+    """Calls of ``fn`` a second, run for about ``seconds``."""
+    count, start = 0, time.perf_counter()
+    while True:
+        for _i in range(20):
+            fn()
+        count += 20
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return count / elapsed
+
+
+def ours(game: str, players: int, options: dict, seconds: float) -> tuple[float, float]:
+    cls = GAMES[game]
+    rules = cls(cls.normalize_options(options, players), NAMES[:players])
+    rng = random.Random(1)
+    # every dealer, every step of a pass cycle
+    plans = [rules.plan({**rules.start(0), "played": k}) for k in range(12)]
+    seats = [RANDOM] * players
+    deals = iter(range(10**9))
+
+    def play():
+        return play_deal(rules, plans[next(deals) % len(plans)], seats, rng)
+
+    recorded = []
+    for i in range(60):
+        plan = plans[i % len(plans)]
+        recorded.append((plan, play_deal(rules, plan, seats, rng).record()["tricks"]))
+
+    def check():
+        plan, tricks = recorded[next(deals) % len(recorded)]
+        entry_with_play(rules, {"play": {"tricks": tricks}}, plan)
+
+    return rate(play, seconds), rate(check, seconds)
+
+
+def openspiel_hearts(seconds: float) -> float | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("hearts")
+    rng = random.Random(1)
+
+    def play():
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                actions = state.legal_actions()
+                state.apply_action(actions[rng.randrange(len(actions))])
+
+    return rate(play, seconds)
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
+    print(f"{'game':<26} {'played/s':>9} {'checked/s':>10}")
+    hearts = None
+    for label, game, players, options in GAMES_TIMED:
+        play_rate, check_rate = ours(game, players, options, seconds)
+        hearts = hearts or play_rate
+        print(f"{label:<26} {play_rate:>9.0f} {check_rate:>10.0f}")
+    spiel = openspiel_hearts(seconds)
+    if spiel is None:
+        print("OpenSpiel not installed (pip install open-spiel): no comparison")
+    else:
+        print(f"{'OpenSpiel hearts':<26} {spiel:>9.0f}")
+        print(f"Hearts, 4 players: {hearts / spiel:.2f} × OpenSpiel's random-play rate")
+
+
+if __name__ == "__main__":
+    main()

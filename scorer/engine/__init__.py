@@ -1,0 +1,22 @@
+"""The engine: deals played card by card, and deals recorded card by card checked.
+
+It knows no game by name. Each game module answers its questions
+(``scorer/games/tricks.py``): the pack and the deal's setup (trump, leader,
+pass, rank order), which cards are legal, who wins a trick, and the deal's
+entry from what each seat took.
+
+- :func:`play_deal` deals (a seeded ``random.Random``), passes and plays a
+  deal with the given players (:data:`RANDOM`, :data:`SIMPLE`);
+  :func:`entry_of` is its entry in the quick-entry shape.
+- :func:`entry_with_play` is the fold's check of a record's ``play`` form.
+- :func:`progress` checks a deal being entered trick by trick and says who
+  won each trick, whose turn it is, what may be played and what is wrong.
+"""
+
+from .check import Progress, Walk, entry_with_play, progress, read, walk
+from .players import RANDOM, SIMPLE, RandomPlayer, SimplePlayer
+from .table import Played, deal, entry_of, pass_cards, play_deal, play_tricks
+
+__all__ = ["Played", "Progress", "RANDOM", "SIMPLE", "RandomPlayer", "SimplePlayer", "Walk",
+           "deal", "entry_of", "entry_with_play", "pass_cards", "play_deal", "play_tricks",
+           "progress", "read", "walk"]
