@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 STAMP := $(VENV)/.installed
 
-.PHONY: run dev test chromium setup bench clean
+.PHONY: run dev test chromium setup bench clean screenshots
 
 setup: $(STAMP) instance
 
@@ -34,6 +34,10 @@ dev: setup
 
 test: setup chromium
 	$(BIN)/python -m pytest
+
+# Refresh the README's phone screenshots (docs/*.png) from the browser tests.
+screenshots: setup chromium
+	SCORER_SHOTS=$(CURDIR)/docs $(BIN)/python -m pytest -m browser
 
 bench: setup
 	$(BIN)/python bench/replay.py

@@ -19,6 +19,9 @@ FORMAT = "scorer-record"
 VERSION = 1
 NAME_MAX = 40
 DEALS_MAX = 2000
+# Direction overrides would turn the rest of a line on the sheet around; joiners
+# (U+200C, U+200D), which some scripts need, stay allowed.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class RecordError(ValueError):
@@ -42,10 +45,9 @@ def check_names(value: Any) -> list[str]:
         if len(name) > NAME_MAX:
             raise EntryError(_("a player name may have at most %(n)s characters", n=NAME_MAX),
                              "players")
-        if any(unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Cn") for ch in name):
+        if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ch in BIDI_CONTROLS
+               for ch in name):
             raise EntryError(_("a player name has a character that cannot be shown"), "players")
-        if name.casefold() in (n.casefold() for n in names):
-            raise EntryError(_("two players are called %(name)s", name=name), "players")
         names.append(name)
     if len(names) > 12:
         raise EntryError(_("too many players"), "players")
@@ -112,7 +114,8 @@ CSV_HEADER = ["match", "deal", "dealer", "player", "seat", "entry", "points", "t
 
 
 def to_csv(match: Match, standings: Standings, title: str) -> str:
-    """One row per deal and player, then a total row per player (UTF-8, with BOM)."""
+    """One row per deal and player, then a total row per player with the place so
+    far (final once the match is over). UTF-8, with a BOM."""
     out = io.StringIO()
     out.write("\ufeff")  # spreadsheets then read the names in any script as UTF-8
     w = csv.writer(out, lineterminator="\r\n")
@@ -125,5 +128,5 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
                         row.words, row.score.points[s], row.totals[s], ""])
     for s, name in enumerate(names):
         w.writerow([title, _("total"), "", name, s + 1, "", "", standings.totals[s],
-                    standings.places[s] if standings.finished else ""])
+                    standings.places[s]])
     return out.getvalue()

@@ -93,7 +93,9 @@ def test_jack_values_option_changes_only_the_jacks_named():
 
 def test_default_options():
     match, _st = load(record([]))
-    assert match.options == {"players": 3, "target": 20, "jack_values": DEFAULT_VALUES}
+    # RECORD.md names no players option for Knaves: not accepted, not exported
+    assert match.options == {"target": 20, "jack_values": DEFAULT_VALUES}
+    assert "unknown option players" in refused([], options={"players": 3})
 
 
 @pytest.mark.parametrize("value, words", [

@@ -195,16 +195,24 @@ def test_leads_and_dealers_standard_two_players_two_rounds():
 
 
 def test_leads_and_dealers_seed001_three_players_two_rounds():
-    # every round's deal 1 led by the game's first leader B (the first dealer A's left);
-    # the dealer stays A (house rule: seed 001 does not say; B stays the eldest)
+    # RULES.md read to the letter: every round's deal 1 is led by the game's first
+    # leader B; deal 2 by the eldest; the next round is dealt by whoever led deal 1.
+    # Round 1: dealer A; B, B (eldest), C (left of B), C.
+    # Round 2: dealer B; B (fixed), C (eldest), A (left of C), A. Round 3: dealer B, B leads.
     got = dealers_and_leaders(neutral_round(3) + neutral_round(3), options={"variant": "seed001"})
-    assert got == [(A, B), (A, B), (A, C), (A, C)] * 2 + [(A, B)]
+    assert got == [(A, B), (A, B), (A, C), (A, C),
+                   (B, B), (B, C), (B, A), (B, A),
+                   (B, B)]
 
 
 def test_leads_and_dealers_seed001_two_players_two_rounds():
+    # Round 1: dealer A; B, B, A (left of B), A. Round 2: dealer B; B (fixed), A (eldest),
+    # B (left of A), B. Round 3: dealer B, B leads.
     got = dealers_and_leaders(neutral_round(2) + neutral_round(2), names=NAMES2,
                               options={"variant": "seed001"})
-    assert got == [(A, B), (A, B), (A, A), (A, A)] * 2 + [(A, B)]
+    assert got == [(A, B), (A, B), (A, A), (A, A),
+                   (B, B), (B, A), (B, B), (B, B),
+                   (B, B)]
 
 
 def test_plan_title_trump_and_fields():

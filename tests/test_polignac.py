@@ -72,12 +72,10 @@ def test_failed_capot():
     assert computed([deal], options=CAPOT)["per_deal"] == [[5, 0, 5, 0]]
 
 
-def test_capot_without_made_is_a_failed_capot():
-    # the form's "made" box left unticked sends no "made": B 5 + J♠ 2 = 7 as above
+def test_capot_must_say_whether_it_was_made():
+    # RULES.md: {"seat": s, "made": true|false}; the form sends false for an unticked box
     deal = {"capot": {"seat": B}, **jacks(B, A, C, D)}
-    match, st = load(record([deal], options=CAPOT))
-    assert st.computed()["per_deal"] == [[1, 7, 1, 1]]
-    assert match.deals[0]["capot"] == {"seat": B, "made": False}
+    assert "capot made must be true or false" in refused([deal], options=CAPOT)
 
 
 def test_no_capot_in_a_capot_match():

@@ -56,7 +56,7 @@ def test_dump_then_load_gives_the_same_match_and_computed_is_ignored():
     ({"options": {"target": True}}, "option target must be a whole number"),
     ({"options": []}, "options must be a JSON object"),
     ({"players": ["Ala", "Bartek"], "options": {}}, "Black Maria is played by 3, 4, 5 or 6 players, not 2"),
-    ({"players": ["Ala", "ala", "Celina"]}, "two players are called ala"),
+    ({"players": ["Ala", "Bar\u202etek", "Celina"]}, "a character that cannot be shown"),
     ({"players": ["Ala", "", "Celina"]}, "a player name is empty"),
     ({"players": ["Ala", "B" * 41, "Celina"]}, "at most 40 characters"),
     ({"players": ["Ala", "B" * 10_000, "Celina"]}, "at most 40 characters"),
@@ -81,6 +81,9 @@ def test_names_in_any_script_and_trimmed():
     names = ["Łucja", "Юлия", " Čeněk  "]
     m, _ = load({**EXAMPLE, "players": names, "options": {}})
     assert m.players == ["Łucja", "Юлия", "Čeněk"]
+    # a zero-width non-joiner belongs in Persian names; two players may share a name
+    m, _ = load({**EXAMPLE, "players": ["می\u200cخواهم", "Ala", "Ala"], "options": {}})
+    assert m.players[0] == "می\u200cخواهم" and m.players[1:] == ["Ala", "Ala"]
 
 
 def test_unknown_top_level_keys_are_ignored_and_options_default():
@@ -100,7 +103,7 @@ def test_csv_has_a_row_per_deal_and_player_then_totals():
     assert lines[1].startswith("Black Maria,1,Ala,Ala,1,")
     assert lines[1].endswith(",17,17,")
     assert lines[6].endswith(",31,34,")  # Celina deal 2: 31, running 34
-    assert lines[-1] == "Black Maria,total,,Celina,3,,,34,"  # not finished: no place
+    assert lines[-1] == "Black Maria,total,,Celina,3,,,34,3"  # the place so far
 
 
 # --- flask --app scorer replay ---------------------------------------------------

@@ -446,7 +446,7 @@ def test_types_called_so_far_are_kept_per_player():
 # --- options and the end --------------------------------------------------------------
 
 def test_deals_option_multiples_of_four():
-    assert load(record("variety", []))[0].options == {"players": 4, "deals": 8, "tie": "defenders",
+    assert load(record("variety", []))[0].options == {"deals": 8, "tie": "defenders",
                                                       "variant": "standard"}
     assert load(record("variety", [], options={"deals": 4}))[0].options["deals"] == 4
     assert load(record("variety", [], options={"deals": 12}))[0].options["deals"] == 12

@@ -269,6 +269,7 @@ class Game(ABC):
     key = ""
     name = ""
     player_counts: tuple[int, ...] = (4,)
+    players_option = True  # the record's options may say how many play (RECORD.md)
     higher_wins = False
     options: tuple[Option, ...] = ()
     source = ""
@@ -291,7 +292,7 @@ class Game(ABC):
             raw = {}
         if not isinstance(raw, dict):
             raise EntryError(_("options must be a JSON object"), "options")
-        known = {o.key for o in cls.options} | {"players"}
+        known = {o.key for o in cls.options} | ({"players"} if cls.players_option else set())
         for key in raw:
             if key not in known:
                 raise EntryError(_("unknown option %(key)s for %(game)s",
@@ -312,6 +313,8 @@ class Game(ABC):
         for o in cls.options:
             opts[o.key] = o.parse(raw[o.key]) if o.key in raw else o.default_for(opts)
         cls.check_options(opts)
+        if not cls.players_option:
+            del opts["players"]  # RECORD.md names no players option for this game
         return opts
 
     @classmethod

@@ -360,7 +360,7 @@ class BlackMaria(HeartsFamily):
     def check_options(cls, opts: dict) -> None:
         if opts["partnership"] and opts["players"] != 4:
             raise EntryError(_("partnership play needs 4 players"), "partnership")
-        if opts["deals"] % opts["players"]:
+        if opts["end"] == "deals" and opts["deals"] % opts["players"]:
             raise EntryError(_("the number of deals must be a multiple of the players (%(n)s)",
                                n=opts["players"]), "deals")
 

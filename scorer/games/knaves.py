@@ -25,6 +25,7 @@ class Knaves(Game):
     key = "knaves"
     name = L_("Knaves")
     player_counts = (3,)
+    players_option = False
     higher_wins = True
     source = L_("Seed 000 (“Tradycyjny angielski wariant”)")
     options = (

@@ -165,12 +165,10 @@ class Metamorphosis(Game):
         """RULES.md "Leads"."""
         leaders = state["leaders"]
         d = state["deal"]
-        if d == 1:
-            if self.variant == "seed001":
-                return self.left(state["first_dealer"])  # deal 1 of the game's leader
+        if d == 1 and self.variant == "seed001":
+            return self.left(state["first_dealer"])  # deal 1 of the game's leader
+        if d in (1, 2):
             return self.left(state["dealer"])  # the eldest
-        if d == 2:
-            return leaders[0]
         if d == 3:
             return self.left(leaders[1])
         return leaders[2]
@@ -406,9 +404,9 @@ class Metamorphosis(Game):
             new["deal"] = state["deal"] + 1
             return new
         # the round is over: the next is dealt by the player who led its deal 1
-        # (seed 000); under seed 001 the lead stays, so the dealer does too
-        dealer = leaders[0] if self.variant == "standard" else state["dealer"]
-        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": dealer,
+        # (seed 000; RULES.md keeps this rule under seed 001, which only fixes
+        # who leads each round's first deal)
+        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": leaders[0],
                 "leaders": [], "declarations": None}
 
     def outcome(self, totals: list[int], played: int) -> Outcome:

@@ -129,7 +129,7 @@ class Polignac(Game):
         only_fields(raw, {"seat", "made"})
         if raw.get("seat") is None:
             raise EntryError(_("say who declared the capot"), "capot")
-        made = raw.get("made", False)  # the form's box left unticked: failed
+        made = raw.get("made")
         if not isinstance(made, bool):
             raise EntryError(_("capot made must be true or false"), "capot")
         return {"seat": seat(raw["seat"], self.n, _("the capot's declarer")), "made": made}

@@ -178,6 +178,7 @@ class Variety(Game):
     key = "variety"
     name = L_("Variety")
     player_counts = (4,)
+    players_option = False
     higher_wins = True
     source = L_("Robert Abbott (1963), seed 003; the variant: kyhote.com")
     mark_legend = L_("⚔ attacked in that deal")
@@ -269,6 +270,8 @@ class Variety(Game):
             if attackers[0] == attackers[1]:
                 raise EntryError(_("the two attackers must be two different players"),
                                  "attackers")
+        if entry.get("bids") == [] and (contract is not None or attackers is not None):
+            entry = {k: v for k, v in entry.items() if k != "bids"}  # no calls: not tracked
         if "bids" in entry:
             state = auction(plan.dealer, entry["bids"], self.names)
             if not state.ended:

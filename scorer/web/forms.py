@@ -267,8 +267,11 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
             if value not in (None, "", "None"):
                 _set(entry, f.name, _int_or_raw(value))
         elif f.kind == "flag":
+            parent = f.name.rsplit(".", 1)[0] if "." in f.name else None
             if form[field_id(f)].data:
                 _set(entry, f.name, True)
+            elif parent and _get(entry, parent) is not None:
+                _set(entry, f.name, False)  # a box left unticked says no
         elif f.kind == "card":
             value = form[field_id(f)].data
             if value:
