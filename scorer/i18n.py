@@ -13,10 +13,10 @@ from flask_babel import gettext, lazy_gettext, ngettext
 L_ = lazy_gettext
 
 
-def _(text: str, **variables) -> str:
+def _(message: str, /, **variables) -> str:
     if has_app_context():
-        return gettext(text, **variables)
-    return text % variables if variables else text
+        return gettext(message, **variables)
+    return message % variables if variables else message
 
 
 __all__ = ["_", "L_", "ngettext"]

@@ -119,3 +119,49 @@ def test_entry_form_on_a_phone_has_big_targets(page, live_server):
     page.get_by_role("button", name="Save deal 1").dblclick()
     page.wait_for_url(re.compile(r"/m/\d+$"))
     assert page.locator("table.deals tbody tr").count() == 1
+
+
+def test_check_a_black_maria_deal_trick_by_trick_and_save(page, live_server):
+    """A deal played by the engine (seeded), tapped in card by card on a phone."""
+    import random
+
+    from scorer.engine import RANDOM, play_deal
+    from scorer.games import GAMES
+    from scorer.match import Match, fold
+
+    names = ["Ala", "Bartek", "Celina"]
+    rules = GAMES["black_maria"](GAMES["black_maria"].normalize_options({}, 3), names)
+    plan = fold(Match("black_maria", rules.opts, names)).next
+    played = play_deal(rules, plan, [RANDOM] * 3, random.Random(7))
+    # what each seat took, counted here from the cards: a heart 1, Q♠ 13, K♠ 10, A♠ 7
+    value = {"QS": 13, "KS": 10, "AS": 7}
+    expected = [sum(value.get(c, 1 if c.endswith("H") else 0) for c in taken)
+                for taken in played.captured.taken]
+    assert sum(expected) == 43
+
+    page.goto(live_server + "/new/black_maria")
+    for s, name in enumerate(names):
+        page.fill(f"#name_{s}", name)
+    go(page, page.get_by_role("button", name="Start the match"))
+    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    # a quick entry that gets Celina's hearts wrong: all 13 hearts to Ala
+    page.fill("#hearts__0", "13")
+    page.fill("#hearts__1", "0")
+    tap_owner(page, "QS", 0)
+    tap_owner(page, "KS", 0)
+    tap_owner(page, "AS", 0)
+    go(page, page.get_by_role("button", name="Check this deal trick by trick"))
+    for k, trick in enumerate(played.tricks):
+        for seat, c in trick:
+            assert page.locator("fieldset.owner legend").inner_text() == f"{names[seat]} plays"
+            with page.expect_navigation():
+                page.locator(f"button.pick[value='{c}']").tap()
+        # the app names each trick's winner
+        assert page.locator("ol.tricks li").nth(k).locator(".won").inner_text() == \
+            f"→ {names[played.captured.winners[k]]}"
+    derived = [int(x) for x in page.locator("section.compare tbody tr").first.locator("td").all_inner_texts()]
+    assert derived == expected
+    if expected != [43, 0, 0]:
+        assert page.locator("ul.diffs li").count() >= 1
+    go(page, page.get_by_role("button", name="Save the checked deal"))
+    assert totals(page) == expected

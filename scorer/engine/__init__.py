@@ -13,10 +13,10 @@ entry from what each seat took.
   won each trick, whose turn it is, what may be played and what is wrong.
 """
 
-from .check import Progress, Walk, entry_with_play, progress, read, walk
+from .check import Progress, Walk, differences, entry_with_play, progress, read, walk
 from .players import RANDOM, SIMPLE, RandomPlayer, SimplePlayer
 from .table import Played, deal, entry_of, pass_cards, play_deal, play_tricks
 
-__all__ = ["Played", "Progress", "RANDOM", "SIMPLE", "RandomPlayer", "SimplePlayer", "Walk",
+__all__ = ["Played", "Progress", "differences", "RANDOM", "SIMPLE", "RandomPlayer", "SimplePlayer", "Walk",
            "deal", "entry_of", "entry_with_play", "pass_cards", "play_deal", "play_tricks",
            "progress", "read", "walk"]

@@ -284,6 +284,11 @@ def _value_words(value: Any, seat_valued: bool) -> str:
 
 def disagreement(given: dict, derived: dict, names: list[str]) -> EntryError | None:
     """The first field where the summary beside ``play`` differs from the tricks."""
+    return next(differences(given, derived, names), None)
+
+
+def differences(given: dict, derived: dict, names: list[str]):
+    """Every field where a summary differs from what the tricks say (EntryErrors)."""
 
     def differ(label: str, a: Any, b: Any, seat_valued: bool, key: str) -> EntryError:
         return EntryError(_("%(what)s: summary says %(given)s, the tricks say %(derived)s",
@@ -299,15 +304,14 @@ def disagreement(given: dict, derived: dict, names: list[str]) -> EntryError | N
             for sub, value in want.items():
                 if sub in got and not _same(got[sub], value):
                     label = sub if key == "taken_by" else f"{key} {sub}"
-                    return differ(label, got[sub], value, key == "taken_by" or sub == "seat",
-                                  key)
+                    yield differ(label, got[sub], value, key == "taken_by" or sub == "seat",
+                                 key)
         elif isinstance(want, list) and isinstance(got, list) and len(want) == len(got) == n:
             for s in range(n):
                 if not _same(got[s], want[s]):
-                    return differ(f"{key} ({names[s]})", got[s], want[s], False, key)
+                    yield differ(f"{key} ({names[s]})", got[s], want[s], False, key)
         elif not _same(got, want):
-            return differ(key, got, want, False, key)
-    return None
+            yield differ(key, got, want, False, key)
 
 
 def merge(given: dict, derived: dict) -> dict:

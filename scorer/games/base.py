@@ -274,6 +274,7 @@ class Game(ABC):
     options: tuple[Option, ...] = ()
     source = ""
     mark_legend = ""  # what Score.marks mean, shown under the sheet's table
+    decisions: tuple[str, ...] = ()  # entry fields that are no cards (kept beside a play)
 
     def __init__(self, options: dict, names: list[str]):
         self.opts = options
@@ -411,6 +412,44 @@ class Game(ABC):
     def trick_winner(self, trick: list, setup: Setup) -> int:
         """The position in ``trick`` of the winning card."""
         return trick_winner(trick, setup)
+
+    @classmethod
+    def contracts(cls) -> list[tuple[Any, str, str | None, bool]]:
+        """Kinds of deal that set the trump and the trick rule, for "Who won this
+        trick?": (value, label, trump, lowest wins). Most games have none."""
+        return []
+
+    def trick_setup(self, trump: str | None, lowest_wins: bool = False) -> Setup:
+        """How one trick of this game is judged with the given trump."""
+        from dataclasses import replace
+
+        plan = self.plan(self.start(0))
+        setup = self.engine_setup(plan, {})
+        return replace(setup, trump=trump, lowest_wins=lowest_wins, turn_up=False,
+                       turned_up=None)
+
+    def trick_reason(self, trick: list[str], winner: int, setup: Setup) -> str:
+        """Which card wins ``trick`` (cards in the order played) and the rule that decided."""
+        from ..cards import RANKS, SYMBOLS, display, suit_of
+
+        card, led = trick[winner], suit_of(trick[0])
+        trumped = setup.trump is not None and suit_of(card) == setup.trump and led != setup.trump
+        if setup.lowest_wins:
+            rule = (_("the lowest trump wins") if trumped else
+                    _("no trump was played: the lowest card of the suit led (%(suit)s) wins",
+                      suit=SYMBOLS[led]))
+        elif trumped:
+            rule = _("a trump (%(suit)s) beats every card of the suit led; the highest trump wins",
+                     suit=SYMBOLS[setup.trump])
+        else:
+            rule = _("the highest card of the suit led (%(suit)s) wins; other suits cannot win",
+                     suit=SYMBOLS[led])
+            if setup.trump is not None and led != setup.trump:
+                rule += " " + _("(no trump was played)")
+        if tuple(setup.ranks) != RANKS:
+            rule += " " + _("— the order here is %(order)s", order=" ".join(setup.ranks))
+        return _("%(card)s, card %(k)s, wins: %(rule)s.", card=display(card), k=winner + 1,
+                 rule=rule)
 
     def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
                         given: dict) -> dict:

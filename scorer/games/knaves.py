@@ -26,6 +26,7 @@ class Knaves(Game):
     name = L_("Knaves")
     player_counts = (3,)
     players_option = False
+    decisions = ("turn_up",)
     higher_wins = True
     source = L_("Seed 000 (“Tradycyjny angielski wariant”)")
     options = (

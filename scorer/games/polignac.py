@@ -27,6 +27,7 @@ class Polignac(Game):
     key = "polignac"
     name = L_("Polignac")
     player_counts = (4, 3, 5, 6)
+    decisions = ("capot",)
     higher_wins = False
     source = L_("Introduced in seed 000; rules from Boussac (1896) and Wikipedia")
     options = (

@@ -19,12 +19,13 @@ def wants_json() -> bool:
 
 
 def register(app: Flask) -> None:
-    from . import api, matches, rules
+    from . import api, matches, play, rules
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(api.bp)
     app.extensions["csrf"].exempt(api.bp)  # JSON bodies only (415 otherwise): no CSRF
     app.register_blueprint(rules.bp)
+    app.register_blueprint(play.bp)
 
     @app.context_processor
     def globals_():

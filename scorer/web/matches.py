@@ -132,23 +132,25 @@ def step_calls(fields, formdata) -> None:
         formdata[name] = ",".join(str(c) for c in calls)
 
 
-def _deal_page(match_id: int, match: Match, number: int | None):
-    """Enter the next deal (number None) or edit deal ``number``."""
+def deal_plan(match: Match, number: int | None):
+    """The rules, the plan and the stored entry of deal ``number`` (None: the next
+    deal, with no entry; the plan None once the match is over); 404 for no such deal."""
     if number is None:
         st = fold(match)
-        if st.finished:
-            flash(_("The match is over: no more deals."))
-            return redirect(url_for(".sheet", match_id=match_id))
-        plan = st.next
-        stored = None
-    else:
-        if not 1 <= number <= len(match.deals):
-            abort(404)
-        st = fold(Match(match.game, match.options, match.players, match.first_dealer,
-                        match.deals[:number]))
-        plan = st.rows[-1].plan
-        stored = match.deals[number - 1]
-    rules = st.rules
+        return st.rules, st.next, None
+    if not 1 <= number <= len(match.deals):
+        abort(404)
+    st = fold(Match(match.game, match.options, match.players, match.first_dealer,
+                    match.deals[:number]))
+    return st.rules, st.rows[-1].plan, match.deals[number - 1]
+
+
+def _deal_page(match_id: int, match: Match, number: int | None):
+    """Enter the next deal (number None) or edit deal ``number``."""
+    rules, plan, stored = deal_plan(match, number)
+    if plan is None:
+        flash(_("The match is over: no more deals."))
+        return redirect(url_for(".sheet", match_id=match_id))
     names = match.players
     error = None
     if request.method == "POST":

@@ -1,0 +1,242 @@
+"""Checking a deal trick by trick, and "Who won this trick?".
+
+The trick-by-trick page carries the deal so far in hidden fields (the tricks
+as the record's ``play`` form, and the quick entry it is compared with), so it
+works without JavaScript: every tap on a card is one small POST, answered by
+the engine's :func:`scorer.engine.progress`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
+from wtforms import HiddenField, RadioField, SelectField, StringField
+from wtforms.validators import Optional
+
+from .. import store
+from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
+from ..engine import differences, progress, read
+from ..games import GAMES, EntryError
+from ..i18n import L_, _
+from ..match import DealError
+from . import db
+from .forms import entry_from_form, options
+from .matches import deal_plan, get_match, settle, title
+
+bp = Blueprint("play", __name__)
+
+
+class CheckForm(FlaskForm):
+    play = HiddenField()
+    quick = HiddenField()
+    expect = HiddenField()
+
+
+def _json(text: Any, default: Any) -> Any:
+    try:
+        value = json.loads(text) if text else default
+    except (ValueError, RecursionError):
+        return default
+    return value if isinstance(value, type(default)) else default
+
+
+def _deal_number(raw: Any) -> int | None:
+    return int(raw) if isinstance(raw, str) and raw.isdigit() and len(raw) < 9 else None
+
+
+def _quick_from_deal_form(rules, plan, names) -> dict:
+    """What the quick entry form held when "check trick by trick" was tapped."""
+    try:
+        fields, form = settle(rules, plan, names, request.form.copy())
+        form.validate()
+        return entry_from_form(fields, names, form)
+    except EntryError:
+        return entry_from_form(fields, names, form, partial=True) if fields else {}
+
+
+def _well_formed(rules, plan, play: Any, decisions: dict) -> tuple[dict, str | None]:
+    """The tricks so far in the record's shape; a shape that cannot be read
+    (only a tampered page sends one) starts the deal afresh, saying why."""
+    try:
+        setup = rules.engine_setup(plan, decisions)
+        tricks, hands = read(play, setup, rules.n, complete=False)
+    except EntryError as e:
+        return {"tricks": []}, e.message
+    out: dict = {"tricks": [[[s, c] for s, c in trick] for trick in tricks]}
+    if hands is not None:
+        out["hands"] = hands
+    return out, None
+
+
+def _tap(play: dict, seat: int, c: str, n: int) -> None:
+    tricks = play.setdefault("tricks", [])
+    if not tricks or len(tricks[-1]) >= n:
+        tricks.append([])
+    tricks[-1].append([seat, c])
+
+
+def _undo(play: dict) -> None:
+    tricks = play.get("tricks") or []
+    if tricks:
+        tricks[-1].pop()
+        if not tricks[-1]:
+            tricks.pop()
+
+
+def _score(rules, plan, entry: dict | None):
+    if not entry:
+        return None
+    try:
+        checked = rules.check({k: v for k, v in entry.items() if k != "play"}, plan)
+        return rules.score(checked, plan).points
+    except EntryError:
+        return None
+
+
+@bp.route("/m/<int:match_id>/check", methods=["GET", "POST"])
+def check_deal(match_id: int):
+    match = get_match(match_id)
+    number = _deal_number(request.values.get("deal"))
+    rules, plan, stored = deal_plan(match, number)
+    if plan is None:
+        flash(_("The match is over: no more deals."))
+        return redirect(url_for("matches.sheet", match_id=match_id))
+    names, n = match.players, rules.n
+    form = CheckForm()
+    error = None
+    if request.method == "POST" and "quick" not in request.form:
+        # from the quick entry form: start with what it held
+        quick = _quick_from_deal_form(rules, plan, names)
+        play = {"tricks": []}
+        expect = request.form.get("expect", "")
+    elif request.method == "POST":
+        if not form.validate():
+            abort(400)
+        quick = _json(form.quick.data, {})
+        play = _json(form.play.data, {"tricks": []})
+        expect = form.expect.data or ""
+    else:
+        quick = {k: v for k, v in (stored or {}).items() if k != "play"}
+        play = (stored or {}).get("play") or {"tricks": []}
+        expect = str(len(match.deals))
+    decisions = {k: quick[k] for k in rules.decisions if k in quick}
+    play, error = _well_formed(rules, plan, play, decisions)
+    before = progress(rules, plan, play, decisions)
+    if "card" in request.form:
+        c = parse(request.form.get("card"))
+        seat = request.form.get("seat", "")
+        seat = int(seat) if seat.isdigit() and int(seat) < n else before.turn
+        if c is None:
+            error = _("That is not a card.")
+        elif seat is None:
+            error = _("Say who played it.")
+        else:
+            _tap(play, seat, c, n)
+    elif "undo" in request.form:
+        _undo(play)
+    now = progress(rules, plan, play, decisions)
+    if "save" in request.form and now.complete and now.entry:
+        try:
+            if number is None:
+                expect_n = int(expect) if expect.isdigit() else None
+                store.add_deal(db(), match_id, now.entry, expect_n)
+                flash(_("Deal %(n)s saved from its tricks.", n=plan.number))
+            else:
+                store.edit_deal(db(), match_id, number, now.entry)
+                flash(_("Deal %(n)s replaced by its tricks; the totals after it re-flowed.",
+                        n=number))
+            return redirect(url_for("matches.sheet", match_id=match_id))
+        except store.Conflict:
+            flash(_("Deal %(n)s was already saved.", n=plan.number))
+            return redirect(url_for("matches.sheet", match_id=match_id))
+        except DealError as e:
+            error = e.error.message if e.number == plan.number else e.message
+    derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
+    diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
+    played = {c for trick in play.get("tricks", []) for _s, c in trick}
+    form = CheckForm(formdata=None, data={"play": json.dumps(play), "quick": json.dumps(quick),
+                                          "expect": expect})
+    trick_rows = []
+    for k, trick in enumerate(play.get("tricks", [])):
+        winner = now.winners[k] if k < len(now.winners) else None
+        trick_rows.append({"cards": [(names[s], c) for s, c in trick],
+                           "winner": names[winner] if winner is not None else None})
+    pack = set(rules.engine_pack() or ())
+    return render_template(
+        "check.html", match_id=match_id, match=match, title=title(match), plan=plan,
+        number=number, form=form, progress=now, tricks=trick_rows, played=played, pack=pack,
+        suits=SUITS, error=error, quick=quick, derived=derived, diffs=diffs,
+        quick_points=_score(rules, plan, quick), derived_points=_score(rules, plan, derived),
+        words=rules.describe(rules.check(derived, plan), plan) if derived else "",
+        seat_choices=list(enumerate(names)), cards=FULL_PACK, game=GAMES[match.game],
+    ), (400 if error else 200)
+
+
+# --- who won this trick? ----------------------------------------------------------
+
+NO_TRUMP = ""
+
+
+class TrickForm(FlaskForm):
+    class Meta:
+        csrf = False  # a question, not a change: nothing is stored
+
+    game = SelectField(L_("Game"), validators=[Optional()])
+    trump = RadioField(L_("Trump"), validators=[Optional()], default=NO_TRUMP)
+    contract = SelectField(L_("Variety: the deal type"), validators=[Optional()])
+    cards = StringField(L_("The cards in the order played, the lead first"),
+                        validators=[Optional()])
+
+
+@bp.route("/trick", methods=["GET"])
+def who_won():
+    form = TrickForm(request.args)
+    form.game.choices = options((key, g.name) for key, g in GAMES.items())
+    form.trump.choices = options([(NO_TRUMP, _("No trumps"))] + [(s, SYMBOLS[s]) for s in SUITS])
+    contracts = {}
+    for key, cls in GAMES.items():
+        for value, label, _trump, _low in cls.contracts():
+            contracts[f"{key}:{value}"] = label
+    form.contract.choices = options([("", "—")] + list(contracts.items()))
+    answer = problem = None
+    if request.args.get("cards"):
+        answer, problem = _answer(form)
+    return render_template("trick.html", form=form, answer=answer, problem=problem)
+
+
+def _answer(form: TrickForm) -> tuple[str | None, str | None]:
+    key = form.game.data if form.game.data in GAMES else None
+    if key is None:
+        return None, _("Choose the game.")
+    cls = GAMES[key]
+    raw = (form.cards.data or "").replace(",", " ").split()
+    trick = [parse(t) for t in raw]
+    bad = [t for t, c in zip(raw, trick) if c is None]
+    if bad:
+        return None, _("%(text)s is not a card (write them like QS 10H 2C, or Q♠)",
+                       text=bad[0][:12])
+    players = max(cls.player_counts)
+    if not 2 <= len(trick) <= players:
+        return None, _("A trick of %(game)s has 2 to %(n)s cards.", game=cls.name, n=players)
+    if len(set(trick)) != len(trick):
+        return None, _("A card appears twice.")
+    rules = cls(cls.normalize_options({}, cls.player_counts[0]),
+                [str(i + 1) for i in range(cls.player_counts[0])])
+    trump, lowest = (form.trump.data or None), False
+    for value, _label, t, low in cls.contracts():
+        if form.contract.data == f"{key}:{value}":
+            trump, lowest = t, low
+    try:
+        setup = rules.trick_setup(trump, lowest)
+    except EntryError as e:
+        return None, e.message
+    outside = [c for c in trick if c not in setup.pack]
+    if outside:
+        return None, _("%(card)s is not in the pack of %(game)s.", card=display(outside[0]),
+                       game=cls.name)
+    seats = list(range(len(trick)))
+    winner = rules.trick_winner(list(zip(seats, trick)), setup)
+    return rules.trick_reason(trick, winner, setup), None

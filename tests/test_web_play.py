@@ -1,0 +1,127 @@
+"""Checking a deal trick by trick on the phone form, and "Who won this trick?"."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+
+from scorer import store
+
+from .test_web import deal_form, new_bm, stored
+
+
+def hidden(page, name):
+    return html.unescape(re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1))
+
+
+def tap(client, mid, page, card, seat=None, **extra):
+    data = {"play": hidden(page, "play"), "quick": hidden(page, "quick"),
+            "expect": hidden(page, "expect"), "card": card, **extra}
+    if seat is not None:
+        data["seat"] = str(seat)
+    r = client.post(f"/m/{mid}/check", data=data)
+    return r, r.get_data(as_text=True)
+
+
+def start(client):
+    mid = new_bm(client)
+    r = client.post(f"/m/{mid}/check", data=deal_form([4, 6, 3], 0, 1, 1, expect=0, check="1"))
+    assert r.status_code == 200
+    return mid, r.get_data(as_text=True)
+
+
+def test_the_check_starts_from_the_quick_entry_and_names_whose_turn(client):
+    mid, page = start(client)
+    assert json.loads(hidden(page, "quick")) == {"hearts": [4, 6, 3],
+                                                 "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    # Ala deals; Bartek, the eldest, leads
+    assert "<legend>Bartek plays</legend>" in page
+    # 2♣ is out of a 3-player Black Maria pack
+    assert re.search(r'value="2C" class="pick"\s+disabled', page)
+
+
+def test_a_trick_names_its_winner_and_the_next_leader(client):
+    mid, page = start(client)
+    r, page = tap(client, mid, page, "5H")      # Bartek leads 5♥
+    r, page = tap(client, mid, page, "9H")      # Celina 9♥
+    r, page = tap(client, mid, page, "KH")      # Ala K♥ wins
+    assert '<span class="won">→ Ala</span>' in page and "<legend>Ala plays</legend>" in page
+    assert re.search(r'value="KH" class="pick red"\s+disabled', page)  # played: greyed
+
+
+def test_what_cannot_be_is_flagged(client):
+    # the picker greys these out; a page sent anyway is answered by name
+    mid, page = start(client)
+    r, page = tap(client, mid, page, "5H")
+    r, second = tap(client, mid, page, "5H")  # played twice
+    assert "5♥ was already played in trick 1" in second
+    r, page = tap(client, mid, page, "2C")  # not in the pack
+    assert "2♣ is not in this game&#39;s pack" in page
+
+
+def test_a_leader_who_did_not_win_the_last_trick_is_flagged(client):
+    mid, page = start(client)
+    for c in ("5H", "9H", "KH"):  # Ala wins trick 1
+        r, page = tap(client, mid, page, c)
+    r, page = tap(client, mid, page, "3D", seat=1)  # Bartek leads trick 2
+    assert "trick 2 is led by Bartek, but Ala won trick 1 and leads" in html.unescape(page)
+
+
+def test_a_revoke_is_flagged(client):
+    mid, page = start(client)
+    # trick 1: Bartek 5♥, Celina 2♠ (no heart?), Ala K♥; trick 2: Ala 3♦, Bartek 7♦, Celina 4♥
+    for c in ("5H", "2S", "KH", "3D", "7D", "4H"):
+        r, page = tap(client, mid, page, c)
+    assert ("trick 1: Celina plays 2♠ on a ♥ lead, but plays 4♥ in trick 2: a revoke"
+            in html.unescape(page))
+
+
+def test_undo_takes_back_the_last_card(client):
+    mid, page = start(client)
+    r, page = tap(client, mid, page, "5H")
+    data = {"play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0", "undo": "1"}
+    page = client.post(f"/m/{mid}/check", data=data).get_data(as_text=True)
+    assert json.loads(hidden(page, "play")) == {"tricks": []}
+
+
+def test_saving_needs_a_whole_deal(client, app):
+    mid, page = start(client)
+    r, page = tap(client, mid, page, "5H", save="1")
+    assert "Save the checked deal" not in page
+    assert stored(app, mid).deals == []
+
+
+def test_garbage_in_the_hidden_fields_changes_nothing(client, app):
+    mid, page = start(client)
+    for play in ["{nope", "[" * 50_000, json.dumps({"tricks": "x"}), json.dumps({"tricks": [[[9, "ZZ"]]]})]:
+        r = client.post(f"/m/{mid}/check", data={"play": play, "quick": "{", "expect": "0",
+                                                 "card": "5H", "save": "1"})
+        assert r.status_code in (200, 400)
+    assert stored(app, mid).deals == []
+
+
+@pytest.mark.parametrize("query, answer", [
+    ("game=hearts&cards=10C+KC+2C+7H", "K♣, card 2, wins: the highest card of the suit led (♣)"),
+    ("game=knaves&trump=H&cards=AS+KS+2H", "2♥, card 3, wins: a trump (♥) beats every card"),
+    ("game=knaves&trump=H&cards=AS+KD+QS", "A♠, card 1, wins: the highest card of the suit led (♠) wins; other suits cannot win (no trump was played)"),
+    ("game=polignac&cards=AC+KC+7C", "K♣, card 2, wins"),
+    ("game=polignac&cards=AC+JC+10C+7C", "J♣, card 2, wins"),
+])
+def test_who_won_this_trick(client, query, answer):
+    page = client.get("/trick?" + query).get_data(as_text=True)
+    assert answer in html.unescape(page)
+
+
+@pytest.mark.parametrize("query, problem", [
+    ("game=polignac&cards=2C+KC", "2♣ is not in the pack of Polignac"),
+    ("game=hearts&cards=ZZ+KC", "ZZ is not a card"),
+    ("game=hearts&cards=KC+KC", "A card appears twice"),
+    ("game=hearts&cards=KC", "A trick of Hearts has 2 to 6 cards"),
+    ("game=bridge&cards=KC+AC", "Choose the game"),
+])
+def test_who_won_refuses_what_cannot_be(client, query, problem):
+    r = client.get("/trick?" + query)
+    assert r.status_code == 200 and problem in html.unescape(r.get_data(as_text=True))
