@@ -125,3 +125,44 @@ def test_who_won_this_trick(client, query, answer):
 def test_who_won_refuses_what_cannot_be(client, query, problem):
     r = client.get("/trick?" + query)
     assert r.status_code == 200 and problem in html.unescape(r.get_data(as_text=True))
+
+
+def test_hands_entered_first_then_every_card_is_checked(client, app):
+    import random
+
+    from scorer.engine import RANDOM, play_deal
+    from scorer.games import GAMES
+    from scorer.match import Match, fold
+
+    names = ["Ala", "Bartek", "Celina"]
+    rules = GAMES["black_maria"](GAMES["black_maria"].normalize_options({}, 3), names)
+    plan = fold(Match("black_maria", rules.opts, names)).next
+    played = play_deal(rules, plan, [RANDOM] * 3, random.Random(3))
+    mid, page = start(client)
+
+    def post(**data):
+        base = {"play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0",
+                "hands": hidden(page, "hands")}
+        return client.post(f"/m/{mid}/check", data={**base, **data}).get_data(as_text=True)
+
+    page = post(enter_hands="1")
+    assert "Ala's hand: 0 of 17 cards" in html.unescape(page)
+    for seat in (0, 1):  # two hands tapped in; Celina's is what is left
+        for c in played.hands[seat]:
+            page = post(card=c)
+    hands = json.loads(hidden(page, "play"))["hands"]
+    assert hands[:2] == played.hands[:2] and sorted(hands[2]) == sorted(played.hands[2])
+    assert "Hands known" in page
+    # Bartek leads; only his cards can be tapped
+    bartek = set(played.hands[1])
+    enabled = set(re.findall(r'value="(\w+)" class="pick(?: red)?">', page))
+    assert enabled == bartek
+    # Bartek leads a suit; Celina, holding that suit, plays another: named at once
+    lead = played.hands[1][0]
+    suit = lead[-1]
+    follow = [c for c in played.hands[2] if c[-1] == suit]
+    other = [c for c in played.hands[2] if c[-1] != suit]
+    page = post(card=lead)
+    assert follow and other  # seed 3 deals Celina both kinds
+    page = post(card=other[0])
+    assert re.search(r"trick 1: Celina plays .+, but holds .+ and must follow", html.unescape(page))

@@ -33,6 +33,7 @@ class CheckForm(FlaskForm):
     play = HiddenField()
     quick = HiddenField()
     expect = HiddenField()
+    hands = HiddenField()  # the hands being entered, before the first card is played
 
 
 def _json(text: Any, default: Any) -> Any:
@@ -125,7 +126,20 @@ def check_deal(match_id: int):
     decisions = {k: quick[k] for k in rules.decisions if k in quick}
     play, error = _well_formed(rules, plan, play, decisions)
     before = progress(rules, plan, play, decisions)
-    if "card" in request.form:
+    draft = _json(form.hands.data, []) if request.method == "POST" else []
+    setup = _setup(rules, plan, decisions)
+    if "enter_hands" in request.form and not play["tricks"] and setup:
+        draft = [[] for _s in range(n)]
+    if draft and setup and "card" in request.form:
+        draft = _deal_to(draft, parse(request.form.get("card")), setup)
+        if all(len(h) == setup.tricks for h in draft):
+            play["hands"], draft = draft, []
+    elif draft and "undo" in request.form:
+        for hand in reversed(draft):
+            if hand:
+                hand.pop()
+                break
+    elif "card" in request.form:
         c = parse(request.form.get("card"))
         seat = request.form.get("seat", "")
         seat = int(seat) if seat.isdigit() and int(seat) < n else before.turn
@@ -157,14 +171,23 @@ def check_deal(match_id: int):
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
     diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}
+    pack = set(rules.engine_pack() or ())
     form = CheckForm(formdata=None, data={"play": json.dumps(play), "quick": json.dumps(quick),
-                                          "expect": expect})
+                                          "expect": expect,
+                                          "hands": json.dumps(draft) if draft else ""})
+    held = play.get("hands")
+    if draft:
+        dealing = next(s for s in range(n) if len(draft[s]) < setup.tricks)
+        allowed = set(_rest(draft, setup))
+    elif held and now.turn is not None:
+        dealing, allowed = None, set(held[now.turn]) - played
+    else:
+        dealing, allowed = None, pack - played
     trick_rows = []
     for k, trick in enumerate(play.get("tricks", [])):
         winner = now.winners[k] if k < len(now.winners) else None
         trick_rows.append({"cards": [(names[s], c) for s, c in trick],
                            "winner": names[winner] if winner is not None else None})
-    pack = set(rules.engine_pack() or ())
     return render_template(
         "check.html", match_id=match_id, match=match, title=title(match), plan=plan,
         number=number, form=form, progress=now, tricks=trick_rows, played=played, pack=pack,
@@ -172,7 +195,35 @@ def check_deal(match_id: int):
         quick_points=_score(rules, plan, quick), derived_points=_score(rules, plan, derived),
         words=rules.describe(rules.check(derived, plan), plan) if derived else "",
         seat_choices=list(enumerate(names)), cards=FULL_PACK, game=GAMES[match.game],
+        draft=draft, dealing=dealing, allowed=allowed, hand_size=setup.tricks if setup else 0,
+        hands_known=bool(held),
     ), (400 if error else 200)
+
+
+def _setup(rules, plan, decisions: dict):
+    try:
+        return rules.engine_setup(plan, decisions)
+    except EntryError:
+        return None
+
+
+def _rest(draft: list[list[str]], setup) -> list[str]:
+    """The cards of the pack not yet in a hand (nor turned up)."""
+    taken = {c for hand in draft for c in hand} | {setup.turned_up}
+    return [c for c in setup.pack if c not in taken]
+
+
+def _deal_to(draft: list[list[str]], c: str | None, setup) -> list[list[str]]:
+    """The card goes to the first hand still short; the last hand takes the rest."""
+    if c is None or c not in _rest(draft, setup):
+        return draft
+    seat = next(s for s in range(len(draft)) if len(draft[s]) < setup.tricks)
+    draft[seat].append(c)
+    short = [s for s in range(len(draft)) if len(draft[s]) < setup.tricks]
+    rest = _rest(draft, setup)
+    if len(short) == 1 and len(rest) == setup.tricks - len(draft[short[0]]):
+        draft[short[0]].extend(rest)
+    return draft
 
 
 # --- who won this trick? ----------------------------------------------------------
