@@ -1,5 +1,9 @@
 """How many deals a second the engine plays at random, per game, and how many
 recorded deals (the record's ``play`` form, tricks alone) it checks a second.
+Metamorphosis, whose hands carry over from deal to deal, is played in whole
+matches (``play_match``: the card flow between deals, and the fold's check and
+score of every deal, are in its figure); the other games deal by deal, the
+players making any auction.
 
 A benchmark, not a test: it prints figures. When the optional ``open-spiel``
 package is installed (``import pyspiel``), it also plays OpenSpiel's
@@ -12,21 +16,25 @@ our Hearts rate over OpenSpiel's.
 
 from __future__ import annotations
 
+import itertools
 import random
 import sys
 import time
 
-from scorer.engine import RANDOM, entry_with_play, play_deal
+from scorer.engine import RANDOM, entry_with_play, play_deal, play_match
 from scorer.games import GAMES
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
-GAMES_TIMED = [  # (label, game, players, options)
-    ("Hearts, 4 players", "hearts", 4, {}),
-    ("Hearts, 6 players", "hearts", 6, {}),
-    ("Black Maria, 3 players", "black_maria", 3, {}),
-    ("Knaves", "knaves", 3, {}),
-    ("Slobberhannes, 4 players", "slobberhannes", 4, {}),
-    ("Polignac, 4 players", "polignac", 4, {}),
+GAMES_TIMED = [  # (label, game, players, options, whole matches)
+    ("Hearts, 4 players", "hearts", 4, {}, False),
+    ("Hearts, 6 players", "hearts", 6, {}, False),
+    ("Black Maria, 3 players", "black_maria", 3, {}, False),
+    ("Knaves", "knaves", 3, {}, False),
+    ("Slobberhannes, 4 players", "slobberhannes", 4, {}, False),
+    ("Polignac, 4 players", "polignac", 4, {}, False),
+    ("Metamorphosis, 3 players", "metamorphosis", 3, {}, True),
+    ("Metamorphosis, 2 players", "metamorphosis", 2, {}, True),
+    ("Variety", "variety", 4, {}, False),
 ]
 
 
@@ -42,26 +50,41 @@ def rate(fn, seconds: float) -> float:
             return count / elapsed
 
 
-def ours(game: str, players: int, options: dict, seconds: float) -> tuple[float, float]:
+def matches(rules, seats: list, rng: random.Random):
+    """Deal after deal of match after match, each dealer first in turn."""
+    for m in itertools.count():
+        yield from play_match(rules, seats, rng, m % rules.n)
+
+
+def ours(game: str, players: int, options: dict, seconds: float, whole: bool
+         ) -> tuple[float, float]:
     cls = GAMES[game]
     rules = cls(cls.normalize_options(options, players), NAMES[:players])
     rng = random.Random(1)
-    # every dealer, every step of a pass cycle
-    plans = [rules.plan({**rules.start(0), "played": k}) for k in range(12)]
     seats = [RANDOM] * players
     deals = iter(range(10**9))
+    if whole:
+        going = matches(rules, seats, rng)
 
-    def play():
-        return play_deal(rules, plans[next(deals) % len(plans)], seats, rng)
+        def play():
+            return next(going)
 
-    recorded = []
-    for i in range(60):
-        plan = plans[i % len(plans)]
-        recorded.append((plan, play_deal(rules, plan, seats, rng).record()["tricks"]))
+        recorded = [(plan, played) for plan, played, _entry
+                    in itertools.islice(matches(rules, seats, rng), 60)]
+    else:
+        # every dealer, every step of a pass cycle
+        plans = [rules.plan({**rules.start(0), "played": k}) for k in range(12)]
+
+        def play():
+            return play_deal(rules, plans[next(deals) % len(plans)], seats, rng)
+
+        recorded = [(plans[i % len(plans)], play_deal(rules, plans[i % len(plans)], seats, rng))
+                    for i in range(60)]
+    recorded = [(plan, p.record()["tricks"], p.given) for plan, p in recorded]
 
     def check():
-        plan, tricks = recorded[next(deals) % len(recorded)]
-        entry_with_play(rules, {"play": {"tricks": tricks}}, plan)
+        plan, tricks, given = recorded[next(deals) % len(recorded)]
+        entry_with_play(rules, {"play": {"tricks": tricks}, **given}, plan)
 
     return rate(play, seconds), rate(check, seconds)
 
@@ -91,8 +114,8 @@ def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 1.0
     print(f"{'game':<26} {'played/s':>9} {'checked/s':>10}")
     hearts = None
-    for label, game, players, options in GAMES_TIMED:
-        play_rate, check_rate = ours(game, players, options, seconds)
+    for label, game, players, options, whole in GAMES_TIMED:
+        play_rate, check_rate = ours(game, players, options, seconds, whole)
         hearts = hearts or play_rate
         print(f"{label:<26} {play_rate:>9.0f} {check_rate:>10.0f}")
     spiel = openspiel_hearts(seconds)

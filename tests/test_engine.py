@@ -16,6 +16,7 @@ import pytest
 from scorer.cards import FULL_PACK
 from scorer.engine import RANDOM, SIMPLE, deal, pass_cards, play_deal, progress
 from scorer.games import GAMES
+from scorer.games.variety import auction
 from scorer.games.tricks import Setup, TableState, trick_winner
 from scorer.record import RecordError, load
 
@@ -505,6 +506,173 @@ def test_progress_knaves_needs_the_trump_to_name_winners():
     assert pr.winners == [2] and pr.trump == "H" and pr.turn == 2
 
 
+# --- Metamorphosis and Variety ---------------------------------------------------------------
+
+
+def test_metamorphosis_deal_2_diamonds_trump_beats():
+    r = rules_for("metamorphosis", 3)
+    _m, st = load(record("metamorphosis", [{"declarations": [1, 1, 1], "tricks": [4, 4, 4],
+                                             "clubs": [0, 0, 0]}], 3))
+    s = r.engine_setup(st.next, {})  # deal 2 of the round: diamonds trumps
+    assert (s.trump, s.tricks, s.leader, len(s.pack)) == ("D", 12, BARTEK, 52)
+    # A♠ led, 2♦ trumps it: Bartek
+    assert winner(r, ["AS", "2D", "KS"], s) == BARTEK
+    # two trumps: the higher, 5♦ over 2♦: Celina
+    assert winner(r, ["AS", "2D", "5D"], s) == CELINA
+    # K♥ led, A♣ is neither hearts nor trumps: K♥ still wins (Ala)
+    assert winner(r, ["KH", "AC", "2H"], s) == ALA
+    # deal 1 has no trumps: 2♦ on A♠ is only off-suit
+    assert winner(r, ["AS", "2D", "KS"], setup_of(r)) == ALA
+
+
+def test_variety_type_3_hearts_trump():
+    r = rules_for("variety", 4)
+    # calls from Bartek: 3, 1, 2, then Ala repeats 3: type 3, Bartek and Ala attack;
+    # Bartek named it first, so Celina leads
+    s = setup_of(r, {"bids": [3, 1, 2, 3]})
+    assert (s.trump, s.leader, s.lowest_wins, s.tricks) == ("H", CELINA, False, 13)
+    # A♠ led, 2♥ trumps it: Bartek
+    assert winner(r, ["AS", "2H", "KS", "QS"], s) == BARTEK
+    # two trumps: 9♥ over 3♥ (Darek)
+    assert winner(r, ["AS", "3H", "KS", "9H"], s) == DAREK
+    # 10♦ led: A♣ and A♠ are off-suit and lose; J♦ is the highest diamond (Darek)
+    assert winner(r, ["10D", "AC", "AS", "JD"], s) == DAREK
+
+
+def test_variety_type_6_the_lowest_card_wins():
+    r = rules_for("variety", 4)
+    s = setup_of(r, {"contract": 6, "attackers": [2, 0]})  # Celina named it: Darek leads
+    assert (s.trump, s.leader, s.lowest_wins) == ("C", DAREK, True)
+    # no club played: the lowest heart, 2♥ (Bartek); 2♦ is lower but off-suit
+    assert winner(r, ["5H", "2H", "2D", "3H"], s) == BARTEK
+    # a club played: the lowest club wins, 3♣ over A♣ (Darek), though 2♥ is lower
+    assert winner(r, ["5H", "2H", "AC", "3C"], s) == DAREK
+    # clubs led: the lowest club, 4♣ (Celina)
+    assert winner(r, ["9C", "KC", "4C", "2D"], s) == CELINA
+    # the same cards in type 2 (clubs trumps, the highest wins): A♣ (Celina)
+    assert winner(r, ["5H", "2H", "AC", "3C"], setup_of(r, {"contract": 2, "attackers": [0, 1]})) \
+        == CELINA
+
+
+def test_variety_one_trick_without_an_auction():
+    # "Who won this trick?" names a type, not an auction
+    r = rules_for("variety", 4)
+    assert [c[2:] for c in r.contracts() if c[0] in (3, 6)] == [("H", False), ("C", True)]
+    s = r.trick_setup("C", True)
+    assert winner(r, ["5H", "2H", "AC", "3C"], s) == DAREK  # the lowest trump, 3♣
+
+
+def test_variety_is_played_from_its_auction():
+    r = rules_for("variety", 4)
+    plan = plan_of(r)
+    assert progress(r, plan, {"tricks": []}).problems == [
+        "say the calls (bids), or the type played (contract) and the attackers"]
+    assert progress(r, plan, {"tricks": []}, {"bids": [6, 3]}).problems == [
+        "the auction has not ended: no type has been named twice yet (Darek calls next)"]
+    pr = progress(r, plan, {"tricks": [[[2, "5H"]]]}, {"bids": [6, 3, 2, 6]})
+    assert (pr.problems, pr.trump, pr.turn) == ([], "C", DAREK)
+    # dealt without an auction, the players make one (each a type not their own earlier call)
+    p = play_deal(r, plan, [RANDOM] * 4, random.Random(2))
+    calls = p.given["bids"]
+    assert auction(plan.dealer, calls).ended and 2 <= len(calls) <= 9
+
+
+# Metamorphosis, 2 players, dealer Ala: Bartek (the eldest) leads deals 1 and 2.
+# Deal 1, no trumps, -4 a club. Ala holds A K Q J 10 9♥, A K Q♦, 2 3 4♣.
+META_1 = tricks_of([
+    "2H AH", "KH 3H", "QH 4H", "JH 5H", "10H 6H", "9H 7H",  # Ala's hearts win: 6 tricks
+    "AD 2D", "KD 3D", "QD 4D",  # and her diamonds: 9 tricks
+    "2C AC",  # Ala leads 2♣, Bartek's A♣ wins
+    "KC 3C", "QC 4C",  # Bartek takes his clubs and Ala's: 3 tricks, 6 clubs
+], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1], 2)
+# Deal 2, diamonds trumps, +3 a heart. Of the 18 cards she took Ala keeps her high hearts and
+# the diamonds (2♥-7♥ go face down); Bartek draws 8♥ 5♦ 10♦ A♠ K♠ 5♣ from the stock to his
+# six clubs.
+META_2_HANDS = [["AH", "KH", "QH", "JH", "10H", "9H", "AD", "KD", "QD", "2D", "3D", "4D"],
+                ["AC", "KC", "QC", "2C", "3C", "4C", "8H", "5D", "10D", "AS", "KS", "5C"]]
+META_2 = tricks_of([
+    "AS 2D",  # 1 Bartek leads A♠, Ala trumps with 2♦: Ala
+    "AH 8H",  # 2 Ala (a heart each)
+    "KH 5D",  # 3 Bartek, void in hearts, trumps K♥: Bartek
+    "KS QH",  # 4 Ala has no spade; with no duty to trump she throws Q♥: Bartek
+    "AC 3D",  # 5 Ala trumps A♣
+    "JH 10D",  # 6 Bartek trumps J♥
+    "KC 4D",  # 7 Ala trumps K♣
+    "10H 2C", "9H 3C", "AD 4C", "KD 5C", "QD QC",  # 8-12 Ala
+], [1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0], 2)
+
+
+def test_metamorphosis_deals_by_hand():
+    deals = [{"declarations": [1, 4], "play": {"tricks": META_1}},
+             {"play": {"tricks": META_2, "hands": META_2_HANDS}}]
+    m, st = load(record("metamorphosis", deals, 2))
+    # deal 1: Ala 9 tricks, no club; Bartek 3 tricks, 6 clubs: 0 and -24; Ala declared
+    # deal 1 and won it outright: +10. Deal 2: Ala took A♥ 8♥ 10♥ 9♥, Bartek K♥ Q♥ J♥: 12, 9
+    assert st.computed()["per_deal"] == [[10, -24], [12, 9]]
+    assert {k: v for k, v in m.deals[0].items() if k != "play"} == \
+        {"declarations": [1, 4], "tricks": [9, 3], "clubs": [0, 6]}
+    assert {k: v for k, v in m.deals[1].items() if k != "play"} == \
+        {"tricks": [9, 3], "hearts": [4, 3]}
+    assert m.deals[1]["play"] == deals[1]["play"]
+    # a summary beside the tricks must agree
+    wrong = {"play": {"tricks": META_2}, "hearts": [3, 4]}
+    assert refusal("metamorphosis", [deals[0], wrong], 2) == \
+        "deal 2: hearts (Ala): summary says 3, the tricks say 4"
+    # the declarations stay beside the play, and deal 1 needs them
+    assert refusal("metamorphosis", [{"play": {"tricks": META_1}}], 2) == \
+        "deal 1: this deal opens a round: say which deal (1 to 4) each player declared"
+    # a card may come back in a later deal of the round, but not twice in one deal
+    twice = json.loads(json.dumps(META_2))
+    twice[11][0][1] = "AD"
+    assert refusal("metamorphosis", [deals[0], {"play": {"tricks": twice}}], 2) == \
+        "deal 2: trick 12: A♦ was already played in trick 10"
+
+
+# Variety, dealer Ala. Calls from Bartek: 6, 3, 2, Ala repeats 6: type 6 (clubs trumps, the
+# lowest card wins, +1 a red card); Bartek and Ala attack, Celina (Bartek's left) leads.
+VARIETY_ROWS = [
+    "5H 9H KH 2H",    # 1 Celina leads; the lowest heart, 2♥: Bartek
+    "3S 7S 2S AS",    # 2 Bartek leads; 2♠: Darek
+    "AD 4D 3D 10D",   # 3 Darek leads; 3♦ (the ace is high): Bartek
+    "9C 8C KC 3C",    # 4 Bartek leads trumps; 3♣: Ala
+    "6H 8H 4H 3H",    # 5 Ala leads; 3♥: Darek
+    "6S 9S 8S 4S",    # 6 Darek leads; 4♠: Celina
+    "2D 5D 6D 7D",    # 7 Celina
+    "KS QS JS 10S",   # 8 Celina leads; 10♠: Bartek
+    "AH 7H 10H QH",   # 9 Bartek leads; 7♥: Celina
+    "KD 8D 2C JD",    # 10 Celina leads; Ala trumps with 2♣, the only trump: Ala
+    "JH AC 9D QC",    # 11 Ala leads; two trumps, the lower, Q♣, wins: Darek; 9♦ is off-suit
+    "5S 10C 5C 6C",   # 12 Darek leads; three trumps, 5♣ the lowest: Bartek
+    "QD 4C JC 7C",    # 13 Bartek leads; 4♣ the lowest trump: Celina
+]
+VARIETY_TRICKS = tricks_of(VARIETY_ROWS, [2, 1, 3, 1, 0, 3, 2, 2, 1, 2, 0, 3, 1], 4)
+VARIETY_HANDS = [[c for t in VARIETY_TRICKS for s, c in t if s == seat] for seat in range(4)]
+
+
+def test_variety_deal_by_hand():
+    # the attackers took tricks 1, 3, 4, 8, 10 and 12: 6 tricks, 4 + 4 + 3 = 11 red cards;
+    # the defenders 15: the attackers failed, the defenders +10 each
+    for play in ({"tricks": VARIETY_TRICKS}, {"tricks": VARIETY_TRICKS, "hands": VARIETY_HANDS}):
+        m, st = load(record("variety", [{"bids": [6, 3, 2, 6], "play": play}]))
+        assert st.computed()["per_deal"] == [[11, 11, 25, 25]]
+        assert {k: v for k, v in m.deals[0].items() if k != "play"} == {
+            "bids": [6, 3, 2, 6], "contract": 6, "attackers": [1, 0], "tricks": 6, "red": 11}
+        assert m.deals[0]["play"] == play
+    # the auction not tracked: the type and the attackers beside the play
+    untracked = {"contract": 6, "attackers": [1, 0], "play": {"tricks": VARIETY_TRICKS}}
+    assert load(record("variety", [untracked]))[1].computed()["per_deal"] == [[11, 11, 25, 25]]
+    # the summary must agree
+    assert refusal("variety", [{**untracked, "red": 12}]) == \
+        "deal 1: red: summary says 12, the tricks say 11"
+    # calls that make Celina and Ala attack: Darek (Celina's left) leads
+    assert refusal("variety", [{"bids": [3, 6, 2, 6], "play": {"tricks": VARIETY_TRICKS}}]) == \
+        "deal 1: trick 1 is led by Celina, but Darek leads"
+    # the same cards when the highest card wins (type 2, clubs trumps): other winners
+    msg = refusal("variety", [{"contract": 2, "attackers": [1, 0],
+                               "play": {"tricks": VARIETY_TRICKS}}])
+    assert msg == "deal 1: trick 2 is led by Bartek, but Ala won trick 1 and leads"
+
+
 # --- through the API and the command line --------------------------------------------------
 
 
@@ -542,6 +710,24 @@ def test_play_through_the_replay_command(tmp_path):
     out = subprocess.run(cmd, input=json.dumps(bad), capture_output=True, text=True, env=env)
     assert out.returncode == 1 and out.stdout == ""
     assert out.stderr.strip() == "deal 1: trick 7: J♠ was already played in trick 1"
+
+
+def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(client, tmp_path):
+    import os
+
+    r = client.post("/api/matches", json=record(
+        "metamorphosis", [{"declarations": [1, 4], "play": {"tricks": META_1}}], 2))
+    assert r.status_code == 201 and r.get_json()["computed"]["per_deal"] == [[10, -24]]
+    mid = r.get_json()["id"]
+    r = client.post(f"/api/matches/{mid}/deals", json={"play": {"tricks": META_2}})
+    assert r.status_code == 201, r.get_json()
+    assert r.get_json()["per_deal"] == [[10, -24], [12, 9]]
+    env = {**os.environ, "SCORER_INSTANCE": str(tmp_path / "instance")}
+    cmd = [sys.executable, "-m", "flask", "--app", "scorer", "replay", "-"]
+    good = record("variety", [{"bids": [6, 3, 2, 6], "play": {"tricks": VARIETY_TRICKS}}])
+    out = subprocess.run(cmd, input=json.dumps(good), capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["per_deal"] == [[11, 11, 25, 25]]
 
 
 def test_games_without_an_engine_yet_say_so():

@@ -7,6 +7,13 @@ rules); every trick went to the right seat; and the entry the engine derives,
 scored by the game module, equals the points counted straight from the
 captured cards with RULES.md's figures. Some deals also go back through the
 record's ``play`` form, with and without hands.
+
+Metamorphosis and Variety are played as whole matches (``play_match``):
+Metamorphosis rounds with the cards moving between deals (every hand 12 before
+every deal, hands + stock + discards the whole pack, the excess discarded and
+the missing drawn or taken from a neighbour); Variety from random auctions,
+each followed again here (it ends by the ninth call, with two different
+attackers), and from a type and attackers given outright.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ import time
 
 import pytest
 
-from scorer.engine import RANDOM, SIMPLE, entry_of, entry_with_play, play_deal
+from scorer.engine import RANDOM, SIMPLE, entry_of, entry_with_play, play_deal, play_match
 from scorer.games import GAMES
 
 from .helpers import NAMES
@@ -74,10 +81,10 @@ def rank_value(card: str, game: str) -> int:
     return order.index(card[:-1])
 
 
-def oracle_winner(trick, game: str, trump: str | None) -> int:
+def oracle_winner(trick, game: str, trump: str | None, lowest: bool = False) -> int:
     trumps = [(s, c) for s, c in trick if c[-1] == trump]
     pool = trumps or [(s, c) for s, c in trick if c[-1] == trick[0][1][-1]]
-    return max(pool, key=lambda sc: rank_value(sc[1], game))[0]
+    return (min if lowest else max)(pool, key=lambda sc: rank_value(sc[1], game))[0]
 
 
 def check_legal(game, hand: list[str], trick: list, card: str, number: int, broken: bool,
@@ -221,3 +228,226 @@ def test_random_deals(game, players, options, deals):
             assert with_hands == {**entry, "play": record}
             assert alone == {**entry, "play": {"tricks": record["tricks"]}}
     assert time.perf_counter() - start < 20  # the whole file stays well under a minute
+
+
+# --- Metamorphosis and Variety: whole matches, as the engine plays them ---------------------
+
+PACK = sorted(r + s for s in "SHDC" for r in A_HIGH)
+# RULES.md's four deals of a Metamorphosis round: trump, the suit counted (None: every
+# card), points for each card counted
+META_DEALS = {
+    "standard": [(None, "C", -4), ("D", "H", 3), (None, None, -1), (None, "S", 4)],
+    "seed001": [(None, "C", -4), ("D", "H", 4), (None, None, -1), (None, "S", -4)],
+}
+# (players, variant, deals): whole matches, 12 deals with 3 players, 16 with 2
+META_CONFIGS = [(3, "standard", 720), (2, "standard", 640), (3, "seed001", 360),
+                (2, "seed001", 352)]
+# RULES.md's Variety types: the trump of each; in type 6 the lowest card wins
+VARIETY_TRUMPS = {1: None, 2: "C", 3: "H", 4: "D", 5: "S", 6: "C", 7: "S", 8: None}
+# (options, deals, how the type is chosen: an auction, or only the type and the attackers)
+VARIETY_CONFIGS = [({}, 800, "auction"), ({"variant": "kyhote"}, 400, "auction"),
+                   ({"tie": "nobody"}, 400, "auction"),
+                   ({"variant": "kyhote", "tie": "nobody"}, 400, "untracked")]
+
+
+def test_at_least_two_thousand_deals_of_each():
+    assert sum(c[2] for c in META_CONFIGS) >= 2000
+    assert sum(c[1] for c in VARIETY_CONFIGS) >= 2000
+
+
+def check_tricks(played, leader: int, trump: str | None, lowest: bool, n: int):
+    """Every card of the hands played once, every seat once a trick in turn, follow suit,
+    the right winner (the lowest card under ``lowest``); what each seat took."""
+    cards = [c for trick in played.tricks for _s, c in trick]
+    assert len(cards) == len(set(cards)) == len(played.tricks) * n
+    assert sorted(cards) == sorted(c for h in played.hands for c in h)
+    hands = [list(h) for h in played.hands]
+    taken: list[list[str]] = [[] for _s in range(n)]
+    winners = []
+    for k, trick in enumerate(played.tricks):
+        assert [s for s, _c in trick] == [(leader + i) % n for i in range(n)]
+        for i, (s, c) in enumerate(trick):
+            check_legal("", hands[s], trick[:i], c, k, False, None)
+            hands[s].remove(c)
+        leader = oracle_winner(trick, "", trump, lowest)
+        winners.append(leader)
+        taken[leader] += [c for _s, c in trick]
+    assert winners == played.captured.winners and taken == played.captured.taken
+    return taken, winners
+
+
+def back_through_play(rules, plan, played, entry) -> None:
+    """The record's play form, with hands and tricks alone, gives the same entry."""
+    record = played.record()
+    for play in (record, {"tricks": record["tricks"]}):
+        assert entry_with_play(rules, {"play": play, **played.given}, plan) == \
+            {**entry, "play": play}
+
+
+@pytest.mark.parametrize("players, variant, deals", META_CONFIGS)
+def test_random_metamorphosis_matches(players, variant, deals):
+    n = players
+    rules = GAMES["metamorphosis"](GAMES["metamorphosis"].normalize_options(
+        {"variant": variant}, n), NAMES[:n])
+    rng = random.Random(f"metamorphosis/{n}/{variant}")
+    table = META_DEALS[variant]
+
+    def declare(plan, rng):  # the test declares in half the matches, the players in the rest
+        return {"declarations": [rng.randint(1, 4) for _s in range(n)]} if plan.dealt else {}
+
+    start = time.perf_counter()
+    done = match = 0
+    while done < deals:
+        first = match % n
+        player = RANDOM if match % 2 else SIMPLE
+        dealer, leaders = first, []
+        k = -1
+        for k, (plan, played, entry) in enumerate(
+                play_match(rules, [player] * n, rng, first, declare if match % 4 < 2 else None)):
+            d = k % 4 + 1
+            trump, suit, value = table[d - 1]
+            # 12 each before every deal; hands, stock and discards hold the whole pack
+            assert [len(h) for h in played.hands] == [12] * n
+            assert sorted(sum(played.hands, []) + played.stock + played.discards) == PACK
+            # how the cards came to the hands (RULES.md)
+            if d == 1:
+                assert len(played.stock) == 52 - 12 * n and not played.discards
+            elif d == 3:  # only from the neighbours' hands: no stock, no discards touched
+                assert sorted(sum(played.hands, [])) == sorted(sum(taken, []))
+                assert (played.stock, played.discards) == (stock, discards)
+            else:  # the excess discarded, the missing drawn from the stock
+                drawn = []
+                for s in range(n):
+                    if len(taken[s]) >= 12:
+                        assert set(played.hands[s]) <= set(taken[s])
+                    else:
+                        assert set(taken[s]) <= set(played.hands[s])
+                        drawn += [c for c in played.hands[s] if c not in taken[s]]
+                assert len(drawn) == sum(max(0, 12 - len(t)) for t in taken)
+                if played.discards:  # no refill: drawn from the stock, the discards kept
+                    assert set(drawn) <= set(stock) and set(discards) <= set(played.discards)
+            # who leads (RULES.md "Leads")
+            if d == 1:
+                leader = (first + 1) % n if variant == "seed001" else (dealer + 1) % n
+            elif d == 2:
+                leader = (dealer + 1) % n
+            elif d == 3:
+                leader = (leaders[1] + 1) % n
+            else:
+                leader = leaders[2]
+            leaders.append(leader)
+            taken, winners = check_tricks(played, leader, trump, False, n)
+            stock, discards = played.stock, played.discards
+            # the points, counted from the cards
+            if d == 1:
+                declared = entry["declarations"]
+                assert len(declared) == n and set(declared) <= {1, 2, 3, 4}
+            base = [value * sum(1 for c in taken[s] if suit is None or c[-1] == suit)
+                    for s in range(n)]
+            best = [s for s in range(n) if base[s] == max(base)]
+            points = [base[s] + (10 if declared[s] == d and best == [s] else 0)
+                      for s in range(n)]
+            assert rules.score(entry, plan).points == points
+            if done % 10 == 0:
+                back_through_play(rules, plan, played, entry)
+            if d == 4:  # the next round is dealt by whoever led this round's first deal
+                dealer, leaders = leaders[0], []
+            done += 1
+        assert k + 1 == 4 * (3 if n == 3 else 4)  # the match ran its rounds to the end
+        match += 1
+    assert time.perf_counter() - start < 20
+
+
+def walk_auction(dealer: int, calls: list[int]) -> tuple[int, int, int]:
+    """RULES.md's auction, followed call by call: the type, its first namer, the repeater."""
+    first: dict[int, int] = {}
+    own: list[set] = [set() for _s in range(4)]
+    for j, call in enumerate(calls):
+        who = (dealer + 1 + j) % 4
+        assert call in VARIETY_TRUMPS and call not in own[who]
+        own[who].add(call)
+        if call in first:
+            assert j == len(calls) - 1 and j < 9  # it ends there, by the ninth call
+            assert first[call] != who
+            return call, first[call], who
+        first[call] = who
+    raise AssertionError(f"the auction {calls} did not end")
+
+
+def draw_auction(dealer: int, rng: random.Random) -> list[int]:
+    """A random legal auction: each player a random type not their own earlier call."""
+    calls: list[int] = []
+    own: list[set] = [set() for _s in range(4)]
+    while True:
+        who = (dealer + 1 + len(calls)) % 4
+        call = rng.choice([t for t in VARIETY_TRUMPS if t not in own[who]])
+        own[who].add(call)
+        if call in calls:
+            return calls + [call]
+        calls.append(call)
+
+
+def side_points(contract: int, variant: str, tricks: int, cards: list[str]) -> int:
+    """What a side scores from its tricks and cards (RULES.md's table, kyhote.com's rows)."""
+    red = sum(c[-1] in "HD" for c in cards)
+    tens_jacks = [c for c in cards if c[:-1] in ("10", "J")]
+    kyhote = variant == "kyhote"
+    return {
+        1: 12 if tricks > 13 - tricks else 0,
+        2: (1 if kyhote else 2) * tricks,
+        3: 2 * sum(c[-1] == "S" for c in cards),
+        4: red - (len(cards) - red),
+        5: 5 * sum(c[-1] in "SC" for c in tens_jacks) - 5 * sum(c[-1] in "HD" for c in tens_jacks),
+        6: red,
+        7: -(1 if kyhote else 2) * sum(c[-1] == "C" for c in cards),
+        8: -2 * tricks,
+    }[contract]
+
+
+@pytest.mark.parametrize("options, deals, choice", VARIETY_CONFIGS,
+                         ids=[f"{c[2]}-{'-'.join(f'{k}={v}' for k, v in c[0].items())}"
+                              for c in VARIETY_CONFIGS])
+def test_random_variety_matches(options, deals, choice):
+    opts = GAMES["variety"].normalize_options(options, 4)
+    rules = GAMES["variety"](opts, NAMES[:4])
+    rng = random.Random(f"variety/{sorted(options.items())}/{choice}")
+    count = iter(range(10**9))
+
+    def choose(plan, rng):  # the test's own auction every other deal; the players' otherwise
+        if choice == "untracked":
+            return {"contract": rng.randint(1, 8), "attackers": rng.sample(range(4), 2)}
+        return {"bids": draw_auction(plan.dealer, rng)} if next(count) % 2 else {}
+
+    start = time.perf_counter()
+    done = match = 0
+    types = set()
+    while done < deals:
+        first = match % 4
+        player = RANDOM if match % 2 else SIMPLE
+        for k, (plan, played, entry) in enumerate(
+                play_match(rules, [player] * 4, rng, first, choose)):
+            dealer = (first + k) % 4
+            assert plan.dealer == dealer
+            given = played.given
+            if choice == "untracked":
+                contract, (a, b) = given["contract"], given["attackers"]
+            else:
+                contract, a, b = walk_auction(dealer, given["bids"])
+                assert entry["bids"] == given["bids"]
+            assert (entry["contract"], entry["attackers"]) == (contract, [a, b])
+            types.add(contract)
+            taken, winners = check_tricks(played, (a + 1) % 4, VARIETY_TRUMPS[contract],
+                                          contract == 6, 4)
+            tricks = winners.count(a) + winners.count(b)
+            att = side_points(contract, opts["variant"], tricks, taken[a] + taken[b])
+            dfn = side_points(contract, opts["variant"], 13 - tricks,
+                              [c for s in range(4) if s not in (a, b) for c in taken[s]])
+            bonus = 10 if att < dfn or (att == dfn and opts["tie"] == "defenders") else 0
+            assert rules.score(entry, plan).points == [att if s in (a, b) else dfn + bonus
+                                                       for s in range(4)]
+            if done % 10 == 0:
+                back_through_play(rules, plan, played, entry)
+            done += 1
+        match += 1
+    assert types == set(VARIETY_TRUMPS)  # every type was played
+    assert time.perf_counter() - start < 20

@@ -6,8 +6,11 @@ pass, rank order), which cards are legal, who wins a trick, and the deal's
 entry from what each seat took.
 
 - :func:`play_deal` deals (a seeded ``random.Random``), passes and plays a
-  deal with the given players (:data:`RANDOM`, :data:`SIMPLE`);
-  :func:`entry_of` is its entry in the quick-entry shape.
+  deal with the given players (:data:`RANDOM`, :data:`SIMPLE`), who also make
+  the table's choices beside the cards (an auction); :func:`entry_of` is its
+  entry in the quick-entry shape. :func:`play_match` plays a whole match deal
+  after deal, moving the cards between deals as the game says (a stock,
+  discards, cards taken from a neighbour's hand: :class:`Table`).
 - :func:`entry_with_play` is the fold's check of a record's ``play`` form.
 - :func:`progress` checks a deal being entered trick by trick and says who
   won each trick, whose turn it is, what may be played and what is wrong.
@@ -15,8 +18,9 @@ entry from what each seat took.
 
 from .check import Progress, Walk, differences, entry_with_play, progress, read, walk
 from .players import RANDOM, SIMPLE, RandomPlayer, SimplePlayer
-from .table import Played, deal, entry_of, pass_cards, play_deal, play_tricks
+from .table import (Played, Table, deal, decide, entry_of, pass_cards, play_deal, play_match,
+                    play_tricks)
 
-__all__ = ["Played", "Progress", "differences", "RANDOM", "SIMPLE", "RandomPlayer", "SimplePlayer", "Walk",
-           "deal", "entry_of", "entry_with_play", "pass_cards", "play_deal", "play_tricks",
-           "progress", "read", "walk"]
+__all__ = ["Played", "Progress", "differences", "RANDOM", "SIMPLE", "RandomPlayer", "SimplePlayer",
+           "Table", "Walk", "deal", "decide", "entry_of", "entry_with_play", "pass_cards",
+           "play_deal", "play_match", "play_tricks", "progress", "read", "walk"]

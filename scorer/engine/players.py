@@ -1,11 +1,12 @@
 """Players for the engine's table: one picks any legal card at random, one plays
 a simple sensible game.
 
-A player has ``give(hand, count, setup, rng)`` (the cards it passes) and
-``play(hand, legal, trick, state, rng)`` (the card it plays, one of
-``legal``). The simple player knows only what the game's setup says cards
-and tricks cost (``Setup.costs``, ``Setup.trick_cost``); it knows no game by
-name.
+A player has ``give(hand, count, setup, rng)`` (the cards it passes or
+discards), ``call(choices, rng)`` (its choice beside the cards: a call in an
+auction, a declaration) and ``play(hand, legal, trick, state, rng)`` (the card
+it plays, one of ``legal``). The simple player knows only what the game's
+setup says cards and tricks cost (``Setup.costs``, ``Setup.trick_cost``); it
+knows no game by name, so its choices beside the cards are random too.
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ class RandomPlayer:
     def give(self, hand: list[str], count: int, setup: Setup, rng: random.Random) -> list[str]:
         return rng.sample(hand, count)
 
+    def call(self, choices: tuple, rng: random.Random):
+        return choices[rng.randrange(len(choices))]
+
     def play(self, hand: list[str], legal: list[str], trick: list, state: TableState,
              rng: random.Random) -> str:
         return legal[rng.randrange(len(legal))]
@@ -28,7 +32,11 @@ class RandomPlayer:
 
 class SimplePlayer:
     """Ducks a trick that costs something, sheds its costliest and highest cards
-    when it cannot follow, takes a trick that is worth having, leads low."""
+    when it cannot follow, takes a trick that is worth having, leads low; passes
+    and discards its costliest and highest cards; chooses at random beside the
+    cards."""
+
+    call = RandomPlayer.call
 
     def give(self, hand: list[str], count: int, setup: Setup, rng: random.Random) -> list[str]:
         costs, power = setup.costs, setup.power

@@ -1,15 +1,19 @@
-"""A deal played at the engine's table: shuffle and deal, pass, play the tricks.
+"""A deal played at the engine's table: the table's choices (an auction),
+shuffle and deal (or the game's own moves of cards), pass, play the tricks;
+and a whole match, deal after deal.
 
-Everything the rules decide comes from the game (``rules.engine_setup``,
-``rules.legal``, ``rules.trick_winner``, ``rules.entry_from_play``); this
-module only moves cards. Randomness comes from the ``random.Random`` the
-caller gives, so a seed replays a deal exactly.
+Everything the rules decide comes from the game (``rules.engine_decision``,
+``rules.engine_setup``, ``rules.engine_moves``, ``rules.legal``,
+``rules.trick_winner``, ``rules.entry_from_play``); this module only moves
+cards. Randomness comes from the ``random.Random`` the caller gives, so a seed
+replays a deal exactly.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 
 from ..games.base import Game, Plan
 from ..games.tricks import Captured, Setup, TableState
@@ -23,11 +27,73 @@ class Played:
     hands: list[list[str]]  # after any pass, before the first lead
     tricks: list[list[tuple[int, str]]]  # each trick: (seat, card) in the order played
     captured: Captured
+    given: dict = field(default_factory=dict)  # the table's choices beside the cards
+    stock: list[str] = field(default_factory=list)  # face down beside the hands, unplayed
+    discards: list[str] = field(default_factory=list)
 
     def record(self) -> dict:
         """The record's ``play`` form (RECORD.md "A deal as played")."""
         return {"hands": [list(h) for h in self.hands],
                 "tricks": [[[s, c] for s, c in trick] for trick in self.tricks]}
+
+
+@dataclass
+class Table:
+    """The cards at the table between deals, for a game whose hands carry over
+    (Metamorphosis): the hands, the face-down stock and the face-down discards."""
+
+    hands: list[list[str]]
+    stock: list[str] = field(default_factory=list)
+    discards: list[str] = field(default_factory=list)
+
+    def move(self, steps: list, setup: Setup, players: list, rng: random.Random) -> None:
+        """Do the game's steps ``(seat, action, count, source)`` in order:
+
+        ``shuffle`` (the whole pack is gathered and shuffled), ``deal`` (seat
+        gets ``count`` cards from it; what is left is the stock), ``discard``
+        (seat lays ``count`` cards of its choice face down), ``refill`` (the
+        discards are shuffled into the stock), ``draw`` (seat draws ``count``
+        from the stock), ``take`` (seat draws ``count`` cards unseen from the
+        hand of seat ``source``)."""
+        for seat, action, count, source in steps:
+            if action == "shuffle":
+                self.hands = [[] for _s in self.hands]
+                self.stock, self.discards = list(setup.pack), []
+                rng.shuffle(self.stock)
+            elif action in ("deal", "draw"):
+                self.hands[seat] += _off(self.stock, count)
+            elif action == "discard":
+                out = players[seat].give(self.hands[seat], count, setup, rng)
+                self.hands[seat] = [c for c in self.hands[seat] if c not in out]
+                self.discards += out
+            elif action == "refill":
+                self.stock += self.discards
+                self.discards = []
+                rng.shuffle(self.stock)
+            elif action == "take":
+                giver = self.hands[source]
+                rng.shuffle(giver)
+                self.hands[seat] += _off(giver, count)
+            else:
+                raise ValueError(f"unknown move of cards: {action!r}")
+
+
+def _off(pile: list[str], count: int) -> list[str]:
+    """The top ``count`` cards of ``pile``, taken off it."""
+    if count > len(pile):
+        raise ValueError(f"{count} cards wanted, {len(pile)} there")
+    out = pile[:count]
+    del pile[:count]
+    return out
+
+
+def decide(rules: Game, plan: Plan, players: list, rng: random.Random, given: dict) -> dict:
+    """``given`` completed with the table's choices it does not make yet (the
+    calls of an auction, declarations), each made by the player whose it is."""
+    given = dict(given)
+    while (d := rules.engine_decision(plan, given)) is not None:
+        given[d.key] = [*given.get(d.key, []), players[d.seat].call(d.choices, rng)]
+    return given
 
 
 def deal(setup: Setup, n: int, rng: random.Random, dealer: int = 0
@@ -99,20 +165,63 @@ def play_tricks(rules: Game, setup: Setup, hands: list[list[str]], players: list
 
 
 def play_deal(rules: Game, plan: Plan, players: list, rng: random.Random,
-              given: dict | None = None) -> Played:
-    """Deal (as ``plan``'s dealer), pass and play one deal of ``rules``.
+              given: dict | None = None, table: Table | None = None) -> Played:
+    """Decide, deal (as ``plan``'s dealer), pass and play one deal of ``rules``.
 
-    ``given``: what the table decides beside the cards (Polignac ``capot``);
-    games whose hands come from elsewhere (Metamorphosis) call
-    :func:`play_tricks` with their own hands."""
-    setup = rules.engine_setup(plan, given or {})
-    hands, setup = deal(setup, rules.n, rng, plan.dealer)
-    hands = pass_cards(setup, hands, players, rng)
-    return play_tricks(rules, setup, hands, players, rng)
+    ``given``: what the table decides beside the cards (Polignac ``capot``, a
+    Variety auction); the players make the choices it leaves open. A game with
+    its own moves of cards (``rules.engine_moves``) does them on ``table``:
+    the cards as the deal before left them (:func:`play_match`), or a fresh
+    table when the deal starts from a shuffle."""
+    given = decide(rules, plan, players, rng, given or {})
+    setup = rules.engine_setup(plan, given)
+    moves = rules.engine_moves(plan)
+    if moves is None:
+        hands, setup = deal(setup, rules.n, rng, plan.dealer)
+        table = Table(hands)
+    else:
+        if table is None:
+            if not plan.dealt:
+                raise ValueError("the hands of this deal come from the deal before: "
+                                 "play it with play_match")
+            table = Table([[] for _s in range(rules.n)])
+        table.move(moves, setup, players, rng)
+    hands = pass_cards(setup, table.hands, players, rng)
+    played = play_tricks(rules, setup, hands, players, rng)
+    played.given, played.stock, played.discards = given, list(table.stock), list(table.discards)
+    return played
+
+
+def play_match(rules: Game, players: list, rng: random.Random, first_dealer: int = 0,
+               given: Callable[[Plan, random.Random], dict] | None = None
+               ) -> Iterator[tuple[Plan, Played, dict]]:
+    """Play a match deal after deal through the game's own fold (``plan``,
+    ``check``, ``score``, ``advance``) until its ``outcome`` says it is over,
+    yielding each deal's plan, play and checked entry. Between deals each player
+    picks up the cards they took, for a deal that is not dealt afresh
+    (``plan.dealt`` False). ``given(plan, rng)``: choices the caller makes
+    beside the cards; the players make the rest."""
+    n = rules.n
+    state = rules.start(first_dealer)
+    totals = [0] * n
+    table = Table([[] for _s in range(n)])
+    number = 0
+    while True:
+        plan = rules.plan(state)
+        played = play_deal(rules, plan, players, rng, given(plan, rng) if given else None, table)
+        entry = rules.check(entry_of(rules, plan, played), plan)
+        yield plan, played, entry
+        number += 1
+        totals = [t + p for t, p in zip(totals, rules.score(entry, plan).points)]
+        state = rules.advance(state, entry, plan)
+        table.hands = [list(cards) for cards in played.captured.taken]
+        if rules.outcome(totals, number).finished:
+            return
 
 
 def entry_of(rules: Game, plan: Plan, played: Played, given: dict | None = None) -> dict:
-    """The deal's entry, in the quick-entry shape, derived from the tricks."""
-    given = given or {}
+    """The deal's entry, in the quick-entry shape, derived from the tricks (with
+    the choices made beside them: ``played.given`` and ``given``)."""
+    given = {**played.given, **(given or {})}
     derived = rules.entry_from_play(plan, played.setup, played.captured, given)
     return {**given, **derived}

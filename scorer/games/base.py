@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..i18n import _
-from .tricks import (Captured, Setup, TableState, follow, follow_reason, parse_passing,
-                     trick_winner)
+from .tricks import (Captured, Decision, Setup, TableState, follow, follow_reason,
+                     parse_passing, trick_winner)
 
 
 class EntryError(ValueError):
@@ -394,6 +394,19 @@ class Game(ABC):
         return Setup(pack=pack, tricks=len(pack) // self.n, leader=plan.leader,
                      trump=plan.trump, passing=parse_passing(plan.passing), costs=costs,
                      trick_cost=trick_cost)
+
+    def engine_decision(self, plan: Plan, given: dict) -> Decision | None:
+        """The next choice the table makes beside the cards, before the first lead,
+        given those made so far (``given``); None once there is none left to make.
+        By default there is none."""
+        return None
+
+    def engine_moves(self, plan: Plan) -> list | None:
+        """How the cards reach the hands before the deal of ``plan``: steps
+        ``(seat, action, count, source)`` (``scorer.engine.table.Table``), done
+        after each player picks up what they took in the deal before when
+        ``plan.dealt`` is False. None: shuffle and deal ``Setup.tricks`` each."""
+        return None
 
     def legal(self, hand: list[str], trick: list, state: TableState) -> list[str]:
         """The cards of ``hand`` that may be played to ``trick`` (a list of (seat,

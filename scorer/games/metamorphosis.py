@@ -5,7 +5,8 @@ scoring, a declared deal worth +10, and no reshuffle inside a round
 The four deals are data (``DEALS``). Because the cards a player took are that
 player's next hand, the app also tells the table how to get every hand back
 to 12 before each deal: :meth:`Metamorphosis.card_flow` gives the steps as
-data, and the plan's notes say them in words.
+data, and the plan's notes say them in words. The engine (``scorer.engine``)
+plays a round with real cards by doing those same steps (``engine_moves``).
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ..cards import FULL_PACK
 from ..i18n import L_, _, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    only_fields, whole)
+from .tricks import Captured, Decision, Setup
 
 PACK = 52
 HAND = 12  # cards each, so 12 tricks a deal
@@ -39,6 +42,8 @@ DEALS: dict[str, tuple[DealRule, ...]] = {
                 DealRule(None, "cards", -1), DealRule(None, "spades", -4)),
 }
 COUNTED_FIELDS = ("clubs", "hearts", "spades")
+COUNTED_SUITS = {"clubs": "C", "hearts": "H", "spades": "S"}
+DECLARABLE = (1, 2, 3, 4)  # the indicators A, 2, 3, 4
 ROUNDS = {2: 4, 3: 3}  # players → rounds of four deals
 
 
@@ -115,6 +120,7 @@ class Metamorphosis(Game):
     key = "metamorphosis"
     name = L_("Metamorphosis")
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
+    decisions = ("declarations",)
     higher_wins = True
     source = L_("Seeds 000 and 003; seed 001 for the variant")
     mark_legend = L_("★ won that deal outright · ◆ had declared it and did not win it")
@@ -408,6 +414,41 @@ class Metamorphosis(Game):
         # who leads each round's first deal)
         return {**new, "round": state["round"] + 1, "deal": 1, "dealer": leaders[0],
                 "leaders": [], "declarations": None}
+
+    # --- the engine: 12 tricks from hands of 12, the deal table's trump; between
+    # deals the cards move as card_flow says ---------------------------------------
+    def engine_pack(self) -> tuple[str, ...]:
+        return FULL_PACK
+
+    def engine_setup(self, plan: Plan, given: dict) -> Setup:
+        rule: DealRule = plan.context["rule"]
+        costs, trick_cost = {}, 0
+        if rule.counted == "cards":
+            trick_cost = -rule.points * self.n  # a trick is n cards
+        else:
+            suit = COUNTED_SUITS[rule.counted]
+            costs = {c: -rule.points for c in FULL_PACK if c[-1] == suit}
+        return Setup(pack=FULL_PACK, tricks=HAND, leader=plan.leader, trump=rule.trump,
+                     costs=costs, trick_cost=trick_cost)
+
+    def engine_moves(self, plan: Plan) -> list:
+        return list(plan.context["flow"].steps)
+
+    def engine_decision(self, plan: Plan, given: dict) -> Decision | None:
+        """Each player's declaration, on the deal that opens a round."""
+        made = given.get("declarations", [])
+        if plan.context["deal"] != 1 or not isinstance(made, list) or len(made) >= self.n:
+            return None
+        return Decision("declarations", len(made), DECLARABLE)
+
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
+                        given: dict) -> dict:
+        rule: DealRule = plan.context["rule"]
+        entry: dict = {"tricks": captured.tricks()}
+        if rule.counted != "cards":
+            suit = COUNTED_SUITS[rule.counted]
+            entry[rule.counted] = [sum(c[-1] == suit for c in cards) for cards in captured.taken]
+        return entry
 
     def outcome(self, totals: list[int], played: int) -> Outcome:
         if played < 4 * self.rounds:

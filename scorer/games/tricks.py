@@ -8,6 +8,13 @@ The engine then plays or checks tricks with the game's ``legal``,
 conventions of RULES.md: follow suit if you can, else any card (no duty to
 trump or to beat); the highest trump wins, else the highest card of the suit
 led. A game overrides only where its rules differ.
+
+Two more questions for games that need them: ``engine_decision`` asks for the
+table's choices beside the cards one :class:`Decision` at a time (Variety's
+auction, Metamorphosis's declarations), and ``engine_moves`` says how the cards
+reach the hands when it is not a plain shuffle and deal (Metamorphosis's stock,
+discards and draws: steps ``(seat, action, count, source)``, see
+``scorer.engine.table.Table``).
 """
 
 from __future__ import annotations
@@ -61,6 +68,17 @@ def parse_passing(text: str | None) -> tuple[str, int] | None:
         return None
     way, count = text.split()
     return (way, int(count)) if way in PASS_WAYS else None
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A choice the table makes beside the cards: ``seat`` picks one of
+    ``choices``, which is added to the list ``given[key]`` (a call in an
+    auction, a player's declaration)."""
+
+    key: str
+    seat: int
+    choices: tuple
 
 
 @dataclass

@@ -7,7 +7,11 @@ same table with two rows changed (:data:`VARIANTS`). The auction is a plain
 function, :func:`auction`, so the entry form and the tests can follow it call
 by call.
 
-The table enters what the attackers took; the defenders took the rest.
+The table enters what the attackers took; the defenders took the rest. The
+engine (``scorer.engine``) plays and checks a deal from the auction (or the
+type and attackers): the type's trump, the lowest card winning in type 6, the
+first namer's left leading; it counts what the attackers took with
+:data:`COUNTED_CARDS`.
 """
 
 from __future__ import annotations
@@ -15,9 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..cards import SYMBOLS
+from ..cards import FULL_PACK, RED, SYMBOLS
 from ..i18n import L_, _, ngettext
 from .base import EntryError, Field, Game, Option, Outcome, Plan, Score, only_fields, seat, whole
+from .tricks import Captured, Decision, Setup
 
 PLAYERS = 4
 TRICKS = 13
@@ -29,6 +34,16 @@ IN_PACK = {"tricks": TRICKS, "spades": 13, "red": 26, "black": 26, "black_tj": 4
            "red_tj": 4, "clubs": 13}
 # The counts the table may enter (all for the attackers).
 COUNT_FIELDS = ("tricks", "spades", "red", "black_tj", "red_tj", "clubs")
+# The cards each count is made of (``tricks`` counts tricks).
+TENS_JACKS = ("10", "J")
+COUNTED_CARDS = {
+    "spades": lambda c: c[-1] == "S",
+    "red": lambda c: c[-1] in RED,
+    "black": lambda c: c[-1] not in RED,
+    "black_tj": lambda c: c[-1] not in RED and c[:-1] in TENS_JACKS,
+    "red_tj": lambda c: c[-1] in RED and c[:-1] in TENS_JACKS,
+    "clubs": lambda c: c[-1] == "C",
+}
 LABELS = {
     "tricks": L_("the attackers' tricks"),
     "spades": L_("the attackers' spades"),
@@ -179,6 +194,7 @@ class Variety(Game):
     name = L_("Variety")
     player_counts = (4,)
     players_option = False
+    decisions = ("bids", "contract", "attackers")
     higher_wins = True
     source = L_("Robert Abbott (1963), seed 003; the variant: kyhote.com")
     mark_legend = L_("⚔ attacked in that deal")
@@ -464,6 +480,59 @@ class Variety(Game):
         for entry in entries:
             state = self.advance(state, entry, self.plan(state))
         return self.called(state)
+
+    # --- the engine: 13 tricks from 13 each; the type's trump, the lowest card wins
+    # in type 6; the first namer's left leads ----------------------------------------
+    def engine_pack(self) -> tuple[str, ...]:
+        return FULL_PACK
+
+    def engine_setup(self, plan: Plan, given: dict) -> Setup:
+        contract, attackers = self._contract(dict(given), plan, {})
+        dt = self.types[contract]
+        costs: dict[str, int] = {}
+        trick_cost = -1 if dt.majority else 0
+        for what, value in dt.values.items():  # both sides score alike: harm = -value
+            if what == "tricks":
+                trick_cost -= value
+                continue
+            for c in FULL_PACK:
+                if COUNTED_CARDS[what](c):
+                    costs[c] = costs.get(c, 0) - value
+        return Setup(pack=FULL_PACK, tricks=TRICKS, leader=(attackers[0] + 1) % PLAYERS,
+                     trump=dt.trump, lowest_wins=dt.lowest_wins, costs=costs,
+                     trick_cost=trick_cost)
+
+    @classmethod
+    def contracts(cls) -> list[tuple[Any, str, str | None, bool]]:
+        return [(t.number, _("%(n)s · %(trump)s · %(words)s", n=t.number,
+                             trump=trump_words(t.trump), words=t.words), t.trump, t.lowest_wins)
+                for t in TYPES.values()]
+
+    def trick_setup(self, trump: str | None, lowest_wins: bool = False) -> Setup:
+        """One trick judged without an auction: the trump and the rule as asked."""
+        return Setup(pack=FULL_PACK, tricks=TRICKS, leader=None, trump=trump,
+                     lowest_wins=lowest_wins)
+
+    def engine_decision(self, plan: Plan, given: dict) -> Decision | None:
+        """The auction's calls one by one, unless the type and attackers are given."""
+        if "bids" not in given and ("contract" in given or "attackers" in given):
+            return None
+        state = auction(plan.dealer, given.get("bids", []), self.names)
+        if state.ended:
+            return None
+        return Decision("bids", state.turn, tuple(t for t in self.types if t not in state.barred))
+
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
+                        given: dict) -> dict:
+        """The attackers' tricks and the counts the type needs; the auction (or the
+        type and attackers) stays as given."""
+        contract, attackers = self._contract(dict(given), plan, {})
+        took = [c for s in attackers for c in captured.taken[s]]
+        entry = {"tricks": sum(captured.winners.count(s) for s in attackers)}
+        for what in self.types[contract].fields:
+            if what != "tricks":
+                entry[what] = sum(1 for c in took if COUNTED_CARDS[what](c))
+        return entry
 
     # --- the end ------------------------------------------------------------------
     def outcome(self, totals: list[int], played: int) -> Outcome:
