@@ -109,6 +109,12 @@ def test_garbage_in_the_hidden_fields_changes_nothing(client, app):
     ("game=knaves&trump=H&cards=AS+KD+QS", "A♠, card 1, wins: the highest card of the suit led (♠) wins; other suits cannot win (no trump was played)"),
     ("game=polignac&cards=AC+KC+7C", "K♣, card 2, wins"),
     ("game=polignac&cards=AC+JC+10C+7C", "J♣, card 2, wins"),
+    # Variety type 6: clubs trump, the lowest card wins
+    ("game=variety&contract=variety:6&cards=5C+KC+2H", "5♣, card 1, wins: the lowest trump wins"),
+    ("game=variety&contract=variety:6&cards=5H+KH+2H+9S", "2♥, card 3, wins: no trump was played: the lowest card"),
+    ("game=variety&contract=variety:6&cards=5H+KH+9C+3C", "3♣, card 4, wins: the lowest trump wins"),
+    ("game=metamorphosis&trump=D&cards=AC+KC+2D", "2♦, card 3, wins: a trump (♦) beats"),
+    ("game=hearts&trump=S&cards=2S+AS+KS", "A♠, card 2, wins: trumps (♠) were led"),
 ])
 def test_who_won_this_trick(client, query, answer):
     page = client.get("/trick?" + query).get_data(as_text=True)

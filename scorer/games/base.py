@@ -446,18 +446,20 @@ class Game(ABC):
         from ..cards import RANKS, SYMBOLS, display, suit_of
 
         card, led = trick[winner], suit_of(trick[0])
-        trumped = setup.trump is not None and suit_of(card) == setup.trump and led != setup.trump
+        trump = setup.trump is not None and suit_of(card) == setup.trump
         if setup.lowest_wins:
-            rule = (_("the lowest trump wins") if trumped else
+            rule = (_("the lowest trump wins") if trump else
                     _("no trump was played: the lowest card of the suit led (%(suit)s) wins",
                       suit=SYMBOLS[led]))
-        elif trumped:
+        elif trump and led != setup.trump:
             rule = _("a trump (%(suit)s) beats every card of the suit led; the highest trump wins",
                      suit=SYMBOLS[setup.trump])
+        elif trump:
+            rule = _("trumps (%(suit)s) were led: the highest trump wins", suit=SYMBOLS[led])
         else:
             rule = _("the highest card of the suit led (%(suit)s) wins; other suits cannot win",
                      suit=SYMBOLS[led])
-            if setup.trump is not None and led != setup.trump:
+            if setup.trump is not None:
                 rule += " " + _("(no trump was played)")
         if tuple(setup.ranks) != RANKS:
             rule += " " + _("— the order here is %(order)s", order=" ".join(setup.ranks))
