@@ -172,3 +172,24 @@ def test_hands_entered_first_then_every_card_is_checked(client, app):
     assert follow and other  # seed 3 deals Celina both kinds
     page = post(card=other[0])
     assert re.search(r"trick 1: Celina plays .+, but holds .+ and must follow", html.unescape(page))
+
+
+def test_the_app_can_deal_the_hands(client):
+    mid, page = start(client)
+    page = client.post(f"/m/{mid}/check", data={
+        "play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0",
+        "hands": "", "app_deals": "1"}).get_data(as_text=True)
+    hands = json.loads(hidden(page, "play"))["hands"]
+    # 3-player Black Maria: 17 each from the 51 cards without 2♣, every card once
+    assert [len(h) for h in hands] == [17, 17, 17]
+    cards = [c for h in hands for c in h]
+    assert len(set(cards)) == 51 and "2C" not in cards
+    # Bartek leads: the picker offers just his cards
+    assert set(re.findall(r'value="(\w+)" class="pick(?: red)?">', page)) == set(hands[1])
+
+
+def test_no_app_deal_where_hands_come_from_elsewhere(client):
+    r = client.post("/new/knaves", data={"name_0": "A", "name_1": "B", "name_2": "C", "first_dealer": "0"})
+    url = r.headers["Location"]
+    page = client.post(url + "/check", data={"expect": "0", "check": "1"}).get_data(as_text=True)
+    assert "Enter the hands" in page and "Let the app deal" not in page

@@ -9,6 +9,7 @@ the engine's :func:`scorer.engine.progress`.
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -18,7 +19,7 @@ from wtforms.validators import Optional
 
 from .. import store
 from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
-from ..engine import differences, progress, read
+from ..engine import deal, differences, progress, read
 from ..games import GAMES, EntryError
 from ..i18n import L_, _
 from ..match import DealError
@@ -130,6 +131,9 @@ def check_deal(match_id: int):
     setup = _setup(rules, plan, decisions)
     if "enter_hands" in request.form and not play["tricks"] and setup:
         draft = [[] for _s in range(n)]
+    elif "app_deals" in request.form and not play["tricks"] and _app_can_deal(setup, plan):
+        play["hands"] = deal(setup, n, random.Random(), plan.dealer)[0]
+        draft = []
     if draft and setup and "card" in request.form:
         draft = _deal_to(draft, parse(request.form.get("card")), setup)
         if all(len(h) == setup.tricks for h in draft):
@@ -196,8 +200,15 @@ def check_deal(match_id: int):
         words=rules.describe(rules.check(derived, plan), plan) if derived else "",
         seat_choices=list(enumerate(names)), cards=FULL_PACK, game=GAMES[match.game],
         draft=draft, dealing=dealing, allowed=allowed, hand_size=setup.tricks if setup else 0,
-        hands_known=bool(held),
+        hands_known=bool(held), app_can_deal=_app_can_deal(setup, plan),
     ), (400 if error else 200)
+
+
+def _app_can_deal(setup, plan) -> bool:
+    """The app can deal fresh hands, unless the deal's hands come from elsewhere
+    (Metamorphosis plays on with the cards taken) or a card is turned up (Knaves:
+    the quick entry names it)."""
+    return bool(setup) and plan.dealt and not setup.turn_up
 
 
 def _setup(rules, plan, decisions: dict):
