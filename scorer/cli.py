@@ -8,15 +8,11 @@ import sys
 import click
 
 from .i18n import _
-from .record import RecordError, load
+from .record import RecordError, load, read_json
 
 
 def replay_text(text: str) -> dict:
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise RecordError(_("not JSON: %(why)s", why=str(e)[:120])) from None
-    _match, standings = load(data)
+    _match, standings = load(read_json(text))
     return standings.computed()
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import unicodedata
 from typing import Any
 
@@ -32,9 +33,30 @@ class RecordError(ValueError):
         self.message = message
 
 
+def read_json(raw: bytes | str) -> Any:
+    """JSON text (bytes in UTF-8) → data, or RecordError in one line. Text that
+    decodes to a lone surrogate (\\ud800) is refused too: it could not be shown."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        data = json.loads(text)
+    except UnicodeDecodeError:
+        raise RecordError(_("not JSON: the text is not UTF-8")) from None
+    except (ValueError, RecursionError) as e:
+        raise RecordError(_("not JSON: %(why)s", why=str(e)[:120] or type(e).__name__)) from None
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise RecordError(_("the text holds a character that is not valid Unicode")) from None
+    except RecursionError:
+        raise RecordError(_("not JSON: nested too deep")) from None
+    return data
+
+
 def check_names(value: Any) -> list[str]:
-    if not isinstance(value, list) or not value:
+    if not isinstance(value, list):
         raise EntryError(_("players must be a list of names"), "players")
+    if not value:
+        raise EntryError(_("write the players' names"), "players")
     names = []
     for raw in value:
         if not isinstance(raw, str):
@@ -60,7 +82,7 @@ def load_match(data: Any) -> Match:
         raise RecordError(_("a record must be a JSON object"))
     if "format" in data and data["format"] != FORMAT:
         raise RecordError(_("format must be %(f)s", f=FORMAT))
-    if "version" in data and (isinstance(data["version"], bool) or data["version"] != VERSION):
+    if "version" in data and (type(data["version"]) is not int or data["version"] != VERSION):
         raise RecordError(_("version must be %(v)s", v=VERSION))
     game = data.get("game")
     if not isinstance(game, str) or game not in GAMES:
@@ -110,6 +132,11 @@ def dump(match: Match, standings: Standings | None = None, match_id: int | None 
     return record
 
 
+def inert(text: str) -> str:
+    """Text a spreadsheet will not run as a formula: a leading = + - @ gets a '."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
 CSV_HEADER = ["match", "deal", "dealer", "player", "seat", "entry", "points", "total", "place"]
 
 
@@ -122,10 +149,11 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     w.writerow([_("match"), _("deal"), _("dealer"), _("player"), _("seat"), _("entry"),
                 _("points"), _("total"), _("place")])
     names = match.players
+    title, names = inert(title), [inert(n) for n in names]
     for row in standings.rows:
         for s, name in enumerate(names):
             w.writerow([title, row.number, names[row.plan.dealer], name, s + 1,
-                        row.words, row.score.points[s], row.totals[s], ""])
+                        inert(row.words), row.score.points[s], row.totals[s], ""])
     for s, name in enumerate(names):
         w.writerow([title, _("total"), "", name, s + 1, "", "", standings.totals[s],
                     standings.places[s]])

@@ -10,6 +10,7 @@ twice.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import sqlite3
 from datetime import datetime, timezone
@@ -131,22 +132,35 @@ def add_deal(db: Database, match_id: int, raw: Any, expect: int | None = None) -
     return standings
 
 
-def edit_deal(db: Database, match_id: int, number: int, raw: Any) -> Standings:
+def fingerprint(entry: Any) -> str:
+    """A short mark of a stored deal, so a page opened for it can tell if it changed."""
+    text = json.dumps(entry, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def _same_deal(match: Match, number: int, seen: str | None) -> None:
+    if not 1 <= number <= len(match.deals):
+        raise NotFound(number)
+    if seen is not None and seen != fingerprint(match.deals[number - 1]):
+        raise Conflict(_("deal %(n)s has changed since this page was opened", n=number))
+
+
+def edit_deal(db: Database, match_id: int, number: int, raw: Any,
+              seen: str | None = None) -> Standings:
+    """Replace deal ``number``; ``seen``: its fingerprint when the page was opened."""
     with writing(db):
         match = get(db, match_id)
-        if not 1 <= number <= len(match.deals):
-            raise NotFound(number)
+        _same_deal(match, number, seen)
         deals, standings = checked_entry(match, raw, number)
         _rewrite(db, match_id, deals)
         _event(db, match_id, "edit", number, deals[number - 1])
     return standings
 
 
-def delete_deal(db: Database, match_id: int, number: int) -> Standings:
+def delete_deal(db: Database, match_id: int, number: int, seen: str | None = None) -> Standings:
     with writing(db):
         match = get(db, match_id)
-        if not 1 <= number <= len(match.deals):
-            raise NotFound(number)
+        _same_deal(match, number, seen)
         removed = match.deals.pop(number - 1)
         standings = fold(match)  # DealError if a later deal cannot stand without it
         _rewrite(db, match_id, [row.entry for row in standings.rows])

@@ -45,7 +45,15 @@ def test_not_json_is_415(client):
 
 def test_broken_json_is_400(client):
     r = client.post("/api/matches", data="{nope", content_type="application/json")
-    assert r.status_code == 400 and r.get_json()["error"] == "the body is not valid JSON"
+    assert r.status_code == 400 and r.get_json()["error"].startswith("the body cannot be read: not JSON")
+
+
+def test_text_that_is_not_valid_unicode_is_400(client):
+    mid = create(client)["id"]
+    for body in ['{"\\ud800": 1}', '{"hearts": "\\udfff"}']:
+        r = client.post(f"/api/matches/{mid}/deals", data=body, content_type="application/json")
+        assert r.status_code == 400 and "not valid Unicode" in r.get_json()["error"]
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == []
 
 
 @pytest.mark.parametrize("record, message", [

@@ -126,11 +126,14 @@ def test_who_won_this_trick(client, query, answer):
     ("game=hearts&cards=ZZ+KC", "ZZ is not a card"),
     ("game=hearts&cards=KC+KC", "A card appears twice"),
     ("game=hearts&cards=KC", "A trick of Hearts has 2 to 6 cards"),
-    ("game=bridge&cards=KC+AC", "Choose the game"),
+    ("game=bridge&cards=KC+AC", "Game: Not a valid choice"),
+    ("game=hearts&trump=X&cards=KC+AC", "Trump: Not a valid choice"),
+    ("game=variety&contract=variety:99&cards=KC+AC", "Variety: the deal type: Not a valid choice"),
+    ("game=hearts&contract=variety:6&cards=KC+AC", "That deal type is not one of Hearts"),
 ])
 def test_who_won_refuses_what_cannot_be(client, query, problem):
     r = client.get("/trick?" + query)
-    assert r.status_code == 200 and problem in html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 400 and problem in html.unescape(r.get_data(as_text=True))
 
 
 def test_hands_entered_first_then_every_card_is_checked(client, app):
@@ -193,3 +196,44 @@ def test_no_app_deal_where_hands_come_from_elsewhere(client):
     url = r.headers["Location"]
     page = client.post(url + "/check", data={"expect": "0", "check": "1"}).get_data(as_text=True)
     assert "Enter the hands" in page and "Let the app deal" not in page
+
+
+@pytest.mark.parametrize("form", [
+    {"hands": "[1]", "card": "2S"},
+    {"hands": '["x"]', "undo": "1"},
+    {"hands": "[{}]", "card": "2S"},
+    {"hands": "[[[1],[2]]]", "card": "2S"},
+    {"hands": '[["ZZ"], [], []]', "card": "2S"},
+    {"play": '{"tricks": [[]]}', "undo": "1"},
+    {"seat": "²", "card": "2S"},
+    {"seat": "99", "card": "2S"},
+])
+def test_tampered_check_pages_change_nothing(client, app, form):
+    mid, page = start(client)
+    data = {"play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0", **form}
+    r = client.post(f"/m/{mid}/check", data=data)
+    assert r.status_code in (200, 400)
+    assert stored(app, mid).deals == []
+
+
+def test_saving_an_unfinished_deal_says_why(client, app):
+    mid, page = start(client)
+    r, page = tap(client, mid, page, "5H", save="1")
+    assert r.status_code == 400 and "the deal is not complete yet (0 of 17 tricks)" in page
+    assert stored(app, mid).deals == []
+
+
+def test_check_from_a_half_filled_metamorphosis_or_variety_form(client):
+    for game, names, data in [
+        ("metamorphosis", 3, {"check": "1", "expect": "0"}),
+        ("metamorphosis", 3, {"check": "1", "expect": "0", "declarations__0": "1"}),
+        ("variety", 4, {"check": "1", "expect": "0", "bids": "9"}),
+        ("variety", 4, {"check": "1", "expect": "0", "contract": "2", "attackers__0": "0",
+                        "attackers__1": "9"}),
+        ("variety", 4, {"check": "1", "expect": "0", "contract": "2", "attackers__0": "2",
+                        "attackers__1": "-1"}),
+    ]:
+        people = {f"name_{s}": n for s, n in enumerate(["A", "B", "C", "D"][:names])}
+        url = client.post(f"/new/{game}", data={**people, "first_dealer": "0"}).headers["Location"]
+        assert client.post(url + "/check", data=data).status_code in (200, 400)
+        assert client.post(url + "/deal", data=data).status_code in (200, 400)

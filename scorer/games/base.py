@@ -163,7 +163,7 @@ def only_fields(entry: Any, allowed: set[str]) -> dict:
         raise EntryError(_("a deal must be a JSON object"))
     extra = sorted(set(entry) - allowed)
     if extra:
-        raise EntryError(_("unknown field %(field)s in this deal", field=extra[0]), extra[0])
+        raise EntryError(_("unknown field %(field)s in this deal", field=str(extra[0])[:40]), "entry")
     return entry
 
 

@@ -377,7 +377,9 @@ class Variety(Game):
                       optional=True),
             ]
             contract, attackers = partial.get("contract"), partial.get("attackers")
+            seats = range(self.n)
             if contract in self.types and isinstance(attackers, list) and len(attackers) == 2 \
+                    and all(type(a) is int and a in seats for a in attackers) \
                     and attackers[0] != attackers[1]:
                 fields[0] = Field("calls", "bids", _("The auction"), choices=choices,
                                   info=(self.result_words(contract, attackers),), done=True)

@@ -53,7 +53,8 @@ def register(app: Flask) -> None:
             413: _("That is too large."),
             415: _("Send JSON (Content-Type: application/json)."),
         }
-        message = getattr(e, "scorer_message", None) or messages.get(e.code, e.name)
+        message = getattr(e, "scorer_message", None) or messages.get(e.code) or _(
+            "Something went wrong; nothing was changed.")
         if wants_json():
             return jsonify(error=message), e.code
         return render_template("error.html", code=e.code, message=message), e.code

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 from flask import Blueprint, abort, jsonify, request
 
 from .. import store
 from ..match import DealError
-from ..record import RecordError, dump, load
+from ..record import RecordError, dump, load, read_json
 from ..i18n import _
 from . import db
 from .matches import get_match as _match
@@ -24,9 +22,9 @@ def body():
     if not request.is_json:
         abort(415)
     try:
-        return json.loads(request.get_data())
-    except (ValueError, RecursionError):  # UnicodeDecodeError is a ValueError
-        raise _bad(_("the body is not valid JSON")) from None
+        return read_json(request.get_data())
+    except RecordError as e:
+        raise _bad(_("the body cannot be read: %(why)s", why=e.message)) from None
 
 
 def _bad(message: str):

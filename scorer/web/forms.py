@@ -22,6 +22,13 @@ from ..i18n import L_, _
 MAX_SEATS = 6
 
 
+def whole_number(text: Any, digits: int = 9) -> int | None:
+    """A small whole number written in ASCII digits ("12"), else None ("²", "-1", "x")."""
+    if isinstance(text, str) and 0 < len(text) <= digits and all("0" <= ch <= "9" for ch in text):
+        return int(text)
+    return None
+
+
 def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(str(value), label) for value, label in pairs]
 
@@ -95,7 +102,7 @@ def record_from_new_match(game: type[Game], form: FlaskForm) -> dict:
         options[o.key] = value
     dealer = form.first_dealer.data
     record = {"game": game.key, "players": filled, "options": options}
-    if dealer != "draw":
+    if dealer != "draw" and filled:  # with no names at all, the names are what is wrong
         try:
             seat = int(dealer)
         except (TypeError, ValueError):

@@ -13,11 +13,11 @@ from .. import store
 from ..games import GAMES, EntryError
 from ..i18n import _
 from ..match import DealError, Match, fold
-from ..record import RecordError, dump, load, load_match, to_csv
+from ..record import RecordError, dump, load, load_match, read_json, to_csv
 from . import db
 from .forms import (ConfirmForm, ImportForm, deal_form, entry_from_form, field_id,
                     form_data_from_entry, form_problem, new_match_form, parse_calls,
-                    record_from_new_match)
+                    record_from_new_match, whole_number)
 
 bp = Blueprint("matches", __name__)
 MAX_ID = 2**62
@@ -145,6 +145,23 @@ def deal_plan(match: Match, number: int | None):
     return st.rules, st.rows[-1].plan, match.deals[number - 1]
 
 
+def page_mark(match: Match, number: int | None) -> str:
+    """What a deal page remembers of the match when it opens: the number of
+    deals (a new deal), or the fingerprint of the deal it edits."""
+    return str(len(match.deals)) if number is None else store.fingerprint(match.deals[number - 1])
+
+
+def save_deal(match_id: int, number: int | None, entry: dict, mark: str | None, plan) -> None:
+    """Add the next deal or replace deal ``number``, refusing a repeat or a stale page
+    (store.Conflict); flashes what was done."""
+    if number is None:
+        store.add_deal(db(), match_id, entry, whole_number(mark))
+        flash(_("Deal %(n)s saved.", n=plan.number))
+    else:
+        store.edit_deal(db(), match_id, number, entry, mark or None)
+        flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=number))
+
+
 def _deal_page(match_id: int, match: Match, number: int | None):
     """Enter the next deal (number None) or edit deal ``number``."""
     rules, plan, stored = deal_plan(match, number)
@@ -167,20 +184,16 @@ def _deal_page(match_id: int, match: Match, number: int | None):
                     fields, form = settle(rules, plan, names, before)
             elif form.validate():
                 entry = entry_from_form(fields, names, form)
-                if number is None:
-                    expect = form.expect.data
-                    expect = int(expect) if expect and expect.isdigit() else None
-                    store.add_deal(db(), match_id, entry, expect)
-                    flash(_("Deal %(n)s saved.", n=plan.number))
-                else:
-                    store.edit_deal(db(), match_id, number, entry)
-                    flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=number))
+                save_deal(match_id, number, entry, form.expect.data, plan)
                 return redirect(url_for(".sheet", match_id=match_id))
             else:
                 error = form_problem(form)
-        except store.Conflict:
-            flash(_("Deal %(n)s was already saved.", n=plan.number))
-            return redirect(url_for(".sheet", match_id=match_id))
+        except store.Conflict as e:
+            if number is None:
+                flash(_("Deal %(n)s was already saved.", n=plan.number))
+                return redirect(url_for(".sheet", match_id=match_id))
+            error = _("%(why)s: nothing was saved. Go back to the sheet to see it.",
+                      why=str(e.args[0]).capitalize())
         except EntryError as e:
             error = e.message
             fields = rules.entry_fields(plan, {})
@@ -190,7 +203,7 @@ def _deal_page(match_id: int, match: Match, number: int | None):
     else:
         fields = rules.entry_fields(plan, stored or {})
         data = form_data_from_entry(fields, rules.n, stored) if stored else {}
-        data["expect"] = str(len(match.deals))
+        data["expect"] = page_mark(match, number)
         form = deal_form(fields, names, data=data)
     return render_template("deal.html", match_id=match_id, match=match, plan=plan, form=form,
                            fields=fields, error=error, number=number, rules=rules,
@@ -216,9 +229,11 @@ def delete_deal(match_id: int, number: int):
     if not ConfirmForm().validate_on_submit():
         abort(400)
     try:
-        store.delete_deal(db(), match_id, number)
+        store.delete_deal(db(), match_id, number, request.form.get("seen") or None)
     except DealError as e:
         flash(_("Deal %(n)s cannot be deleted: %(why)s", n=number, why=e.message))
+    except store.Conflict as e:
+        flash(_("Nothing deleted: %(why)s.", why=e.args[0]))
     else:
         flash(_("Deal %(n)s deleted; the totals after it re-flowed.", n=number))
     return redirect(url_for(".sheet", match_id=match_id))
@@ -274,12 +289,9 @@ def import_record():
         raw = text.encode("utf-8")
     error = None
     try:
-        data = json.loads(raw.decode("utf-8"))
-        match, _st = load(data)
-    except UnicodeDecodeError:
-        error = _("The file is not UTF-8 text.")
-    except (ValueError, RecursionError) as e:
-        error = e.message if isinstance(e, RecordError) else _("The file is not JSON.")
+        match, _st = load(read_json(raw))
+    except RecordError as e:
+        error = e.message
     if error:
         return _home(import_error=_("Nothing imported: %(why)s", why=error)), 400
     match_id = store.create(db(), match, kind="import")

@@ -23,9 +23,10 @@ from ..engine import deal, differences, progress, read
 from ..games import GAMES, EntryError
 from ..i18n import L_, _
 from ..match import DealError
+from ..record import RecordError, read_json
 from . import db
-from .forms import entry_from_form, options
-from .matches import deal_plan, get_match, settle, title
+from .forms import entry_from_form, form_problem, options, whole_number
+from .matches import deal_plan, get_match, page_mark, save_deal, settle, title
 
 bp = Blueprint("play", __name__)
 
@@ -39,24 +40,34 @@ class CheckForm(FlaskForm):
 
 def _json(text: Any, default: Any) -> Any:
     try:
-        value = json.loads(text) if text else default
-    except (ValueError, RecursionError):
+        value = read_json(text) if text else default
+    except RecordError:
         return default
     return value if isinstance(value, type(default)) else default
 
 
 def _deal_number(raw: Any) -> int | None:
-    return int(raw) if isinstance(raw, str) and raw.isdigit() and len(raw) < 9 else None
+    """``?deal=N`` names a stored deal; no ``deal``: the next one; anything else: 404."""
+    if raw in (None, ""):
+        return None
+    number = whole_number(raw)
+    if number is None:
+        abort(404)
+    return number
 
 
 def _quick_from_deal_form(rules, plan, names) -> dict:
-    """What the quick entry form held when "check trick by trick" was tapped."""
+    """What the quick entry form held when "check trick by trick" was tapped
+    (as much of it as can be read: the check compares with what is there)."""
     try:
         fields, form = settle(rules, plan, names, request.form.copy())
-        form.validate()
+    except EntryError:
+        return {}
+    form.validate()
+    try:
         return entry_from_form(fields, names, form)
     except EntryError:
-        return entry_from_form(fields, names, form, partial=True) if fields else {}
+        return entry_from_form(fields, names, form, partial=True)
 
 
 def _well_formed(rules, plan, play: Any, decisions: dict) -> tuple[dict, str | None]:
@@ -82,6 +93,8 @@ def _tap(play: dict, seat: int, c: str, n: int) -> None:
 
 def _undo(play: dict) -> None:
     tricks = play.get("tricks") or []
+    while tricks and not tricks[-1]:
+        tricks.pop()
     if tricks:
         tricks[-1].pop()
         if not tricks[-1]:
@@ -113,7 +126,7 @@ def check_deal(match_id: int):
         # from the quick entry form: start with what it held
         quick = _quick_from_deal_form(rules, plan, names)
         play = {"tricks": []}
-        expect = request.form.get("expect", "")
+        expect = page_mark(match, number) if number else request.form.get("expect", "")
     elif request.method == "POST":
         if not form.validate():
             abort(400)
@@ -123,12 +136,12 @@ def check_deal(match_id: int):
     else:
         quick = {k: v for k, v in (stored or {}).items() if k != "play"}
         play = (stored or {}).get("play") or {"tricks": []}
-        expect = str(len(match.deals))
+        expect = page_mark(match, number)
     decisions = {k: quick[k] for k in rules.decisions if k in quick}
     play, error = _well_formed(rules, plan, play, decisions)
     before = progress(rules, plan, play, decisions)
-    draft = _json(form.hands.data, []) if request.method == "POST" else []
     setup = _setup(rules, plan, decisions)
+    draft = _draft(form.hands.data, setup, n) if request.method == "POST" else []
     if "enter_hands" in request.form and not play["tricks"] and setup:
         draft = [[] for _s in range(n)]
     elif "app_deals" in request.form and not play["tricks"] and _app_can_deal(setup, plan):
@@ -145,8 +158,8 @@ def check_deal(match_id: int):
                 break
     elif "card" in request.form:
         c = parse(request.form.get("card"))
-        seat = request.form.get("seat", "")
-        seat = int(seat) if seat.isdigit() and int(seat) < n else before.turn
+        seat = whole_number(request.form.get("seat", ""), 2)
+        seat = seat if seat is not None and seat < n else before.turn
         if c is None:
             error = _("That is not a card.")
         elif seat is None:
@@ -156,20 +169,18 @@ def check_deal(match_id: int):
     elif "undo" in request.form:
         _undo(play)
     now = progress(rules, plan, play, decisions)
-    if "save" in request.form and now.complete and now.entry:
+    if "save" in request.form and not (now.complete and now.entry):
+        error = _("Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
+                  k=len(now.winners), n=setup.tricks if setup else "?")
+    elif "save" in request.form:
         try:
+            save_deal(match_id, number, now.entry, expect, plan)
+            return redirect(url_for("matches.sheet", match_id=match_id))
+        except store.Conflict as e:
             if number is None:
-                expect_n = int(expect) if expect.isdigit() else None
-                store.add_deal(db(), match_id, now.entry, expect_n)
-                flash(_("Deal %(n)s saved from its tricks.", n=plan.number))
-            else:
-                store.edit_deal(db(), match_id, number, now.entry)
-                flash(_("Deal %(n)s replaced by its tricks; the totals after it re-flowed.",
-                        n=number))
-            return redirect(url_for("matches.sheet", match_id=match_id))
-        except store.Conflict:
-            flash(_("Deal %(n)s was already saved.", n=plan.number))
-            return redirect(url_for("matches.sheet", match_id=match_id))
+                flash(_("Deal %(n)s was already saved.", n=plan.number))
+                return redirect(url_for("matches.sheet", match_id=match_id))
+            error = _("%(why)s: nothing was saved.", why=str(e.args[0]).capitalize())
         except DealError as e:
             error = e.error.message if e.number == plan.number else e.message
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
@@ -216,6 +227,21 @@ def _setup(rules, plan, decisions: dict):
         return rules.engine_setup(plan, decisions)
     except EntryError:
         return None
+
+
+def _draft(text: Any, setup, n: int) -> list[list[str]]:
+    """The hands being tapped in, from the page; anything else than n lists of
+    this pack's cards (only a tampered page sends it) starts them afresh."""
+    draft = _json(text, [])
+    if not setup or not draft:
+        return []
+    if len(draft) != n or not all(isinstance(h, list) for h in draft):
+        return []
+    pack = set(setup.pack)
+    if not all(isinstance(c, str) and c in pack for h in draft for c in h) or \
+            any(len(h) > setup.tricks for h in draft):
+        return []
+    return draft
 
 
 def _rest(draft: list[list[str]], setup) -> list[str]:
@@ -265,8 +291,12 @@ def who_won():
     form.contract.choices = options([("", "—")] + list(contracts.items()))
     answer = problem = None
     if request.args.get("cards"):
-        answer, problem = _answer(form)
-    return render_template("trick.html", form=form, answer=answer, problem=problem)
+        if not form.validate():
+            problem = form_problem(form)
+        else:
+            answer, problem = _answer(form)
+    return render_template("trick.html", form=form, answer=answer, problem=problem), (
+        400 if problem else 200)
 
 
 def _answer(form: TrickForm) -> tuple[str | None, str | None]:
@@ -288,9 +318,12 @@ def _answer(form: TrickForm) -> tuple[str | None, str | None]:
     rules = cls(cls.normalize_options({}, cls.player_counts[0]),
                 [str(i + 1) for i in range(cls.player_counts[0])])
     trump, lowest = (form.trump.data or None), False
-    for value, _label, t, low in cls.contracts():
-        if form.contract.data == f"{key}:{value}":
-            trump, lowest = t, low
+    if form.contract.data:
+        chosen = [(t, low) for value, _label, t, low in cls.contracts()
+                  if form.contract.data == f"{key}:{value}"]
+        if not chosen:
+            return None, _("That deal type is not one of %(game)s.", game=cls.name)
+        trump, lowest = chosen[0]
     try:
         setup = rules.trick_setup(trump, lowest)
     except EntryError as e:
