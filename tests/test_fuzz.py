@@ -73,3 +73,42 @@ def test_any_deal_form_is_a_redirect_or_400(client, form):
     url = r.headers["Location"]
     r = client.post(url + "/deal", data=form)
     assert r.status_code in (302, 400)
+
+
+GAME_PLAYERS = {"hearts": 4, "black_maria": 3, "knaves": 3, "slobberhannes": 4, "polignac": 4,
+                "metamorphosis": 3, "variety": 4}
+entry_keys = st.sampled_from(["hearts", "heart_cards", "taken_by", "tricks", "turn_up", "capot",
+                              "declarations", "clubs", "spades", "bids", "contract", "attackers",
+                              "red", "black_tj", "red_tj", "play", "x"])
+any_deal = st.dictionaries(entry_keys, json_values | st.lists(st.integers(-1, 14), max_size=5),
+                           max_size=5)
+
+
+@FUZZ
+@given(st.sampled_from(sorted(GAME_PLAYERS)), any_deal)
+def test_any_deal_of_any_game_is_201_or_400(client, game, deal):
+    names = ["A", "B", "C", "D"][:GAME_PLAYERS[game]]
+    r = client.post("/api/matches", json={"game": game, "players": names,
+                                          "options": {"capot": True} if game == "polignac" else {}})
+    mid = r.get_json()["id"]
+    r = client.post(f"/api/matches/{mid}/deals", data=json.dumps(deal),
+                    content_type="application/json")
+    assert r.status_code in (201, 400), r.get_data(as_text=True)
+
+
+form_keys = st.sampled_from([
+    "expect", "tricks__0", "tricks__1", "tricks__2", "clubs__0", "declarations__0",
+    "declarations__1", "taken_by_JH", "taken_by_first_trick", "taken_by_QC", "capot_seat",
+    "capot_made", "turn_up", "bids", "call", "undo", "step", "contract", "attackers__0",
+    "attackers__1", "black_tj", "red", "check", "seat", "card", "play", "quick", "hands", "save",
+    "enter_hands", "app_deals"])
+
+
+@FUZZ
+@given(st.sampled_from(sorted(GAME_PLAYERS)), st.dictionaries(form_keys, form_values, max_size=8),
+       st.sampled_from(["/deal", "/check"]))
+def test_any_form_of_any_game_is_answered_without_a_500(client, game, form, page):
+    people = {f"name_{s}": n for s, n in enumerate(["A", "B", "C", "D"][:GAME_PLAYERS[game]])}
+    url = client.post(f"/new/{game}", data={**people, "first_dealer": "0"}).headers["Location"]
+    r = client.post(url + page, data=form)
+    assert r.status_code in (200, 302, 400, 404), r.status_code
