@@ -159,6 +159,7 @@ def test_check_a_black_maria_deal_trick_by_trick_and_save(page, live_server):
         # the app names each trick's winner
         assert page.locator("ol.tricks li").nth(k).locator(".won").inner_text() == \
             f"→ {names[played.captured.winners[k]]}"
+    page.screenshot(path=str(SHOTS / "check-phone.png"), full_page=True)
     derived = [int(x) for x in page.locator("section.compare tbody tr").first.locator("td").all_inner_texts()]
     assert derived == expected
     if expected != [43, 0, 0]:
