@@ -147,3 +147,27 @@ def test_metamorphosis_count_above_cards_taken_is_refused(client, app):
     r = client.post(url + "/deal", data=form)
     assert r.status_code == 400 and "Ala took 1 trick (3 cards): too few for 4 clubs" in r.get_data(as_text=True)
     assert stored(app, url) == []
+
+
+def test_auction_edge_cases_through_the_api(client):
+    r = client.post("/api/matches", json={"game": "variety", "players": ["A", "B", "C", "D"]})
+    mid = r.get_json()["id"]
+    deal = f"/api/matches/{mid}/deals"
+    # a player repeating their own call (B's fifth call repeats B's first)
+    r = client.post(deal, json={"bids": [1, 2, 3, 4, 1], "tricks": 7})
+    assert r.status_code == 400 and "call 5: B already named type 1" in r.get_json()["error"]
+    # calls after the end
+    r = client.post(deal, json={"bids": [2, 2, 5], "tricks": 7})
+    assert r.status_code == 400 and "call 3 is one too many" in r.get_json()["error"]
+    # bids and contract disagree
+    r = client.post(deal, json={"bids": [2, 2], "contract": 3, "spades": 4})
+    assert r.status_code == 400 and "the calls choose type 2, but contract says 3" in r.get_json()["error"]
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == []
+    # a repeat on the second call: B and C attack type 2; 7 tricks → 14, 12 to the others
+    r = client.post(deal, json={"bids": [2, 2], "tricks": 7})
+    assert r.status_code == 201 and r.get_json()["per_deal"] == [[12, 14, 14, 12]]
+    # the ninth call: dealer now B, so C calls first: C D A B C D A B C
+    r = client.post(deal, json={"bids": [1, 2, 3, 4, 5, 6, 7, 8, 2], "tricks": 6})
+    # type 2 named first by D, repeated by C: D and C attack, 6 tricks → 12; A, B 7 → 14,
+    # and the attackers did not score more: A, B +10 → 24
+    assert r.status_code == 201 and r.get_json()["per_deal"][1] == [24, 24, 12, 12]

@@ -148,3 +148,22 @@ def test_polignac_counterclockwise_sheet(client):
     page = client.get(f"/m/{mid}").get_data(as_text=True)
     # deal 2: the deal moves right from Ala (0) to Darek (3); Darek's right, Celina, leads
     assert "Darek deals" in page and "Celina leads" in page
+
+
+@pytest.mark.parametrize("game, names, deal, message", [
+    # two players on one jack: the record has room for one seat per jack
+    ("knaves", 3, {"tricks": [7, 6, 4], "taken_by": {"JH": [0, 1], "JD": 1, "JC": 2, "JS": 1}},
+     "J♥ must be a seat from 0 to 2"),
+    ("polignac", 4, {"taken_by": {"JS": [0, 2], "JC": 1, "JH": 1, "JD": 2}},
+     "J♠ must be a seat from 0 to 3"),
+    ("knaves", 3, {"tricks": [7, 6, 5], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}},
+     "tricks add up to 18, but 17 are in play"),
+    ("slobberhannes", 4, {"taken_by": {"first_trick": 0, "last_trick": 4, "QC": 1}},
+     "the last trick must be a seat from 0 to 3"),
+])
+def test_api_refuses_bad_entries_and_stores_nothing(client, game, names, deal, message):
+    r = client.post("/api/matches", json={"game": game, "players": ["A", "B", "C", "D"][:names]})
+    mid = r.get_json()["id"]
+    r = client.post(f"/api/matches/{mid}/deals", json=deal)
+    assert r.status_code == 400 and message in r.get_json()["error"]
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == []
