@@ -293,3 +293,12 @@ def test_bad_entries_are_refused_with_a_reason(deal, message):
 def test_a_later_bad_deal_is_named_by_number():
     good = bm(0, 1, 1, [4, 6, 3])
     refused("black_maria", [good, good, bm(0, 1, 1, [4, 6, 4])], 3, match="deal 3: hearts add up to 14")
+
+
+def test_each_deal_in_words():
+    from scorer.match import fold
+    m, _st = load(record("black_maria", [{"hearts": [4, 8, 1], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}], 3))
+    row = fold(m).rows[0]
+    # 4 + 13 = 17; 8 + 10 + 7 = 25; 1
+    assert row.score.lines == ["4 hearts, Q♠ → 17", "8 hearts, K♠, A♠ → 25", "1 heart → 1"]
+    assert row.words == "Ala 4♥ Q♠; Bartek 8♥ K♠ A♠; Celina 1♥"

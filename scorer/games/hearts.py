@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from ..cards import RANKS, display, pack, rank_of, sort_key, suit_of
-from ..i18n import L_, _
+from ..i18n import L_, _, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    end_options, only_fields, owners)
 from .tricks import Captured, Setup, TableState, follow, follow_reason
@@ -181,8 +181,8 @@ class HeartsFamily(Game):
         else:
             hearts = [k * self.heart_value("2H") for k in entry["hearts"]]
         points = list(hearts)
-        lines = [[_("%(k)s hearts", k=entry["hearts"][s])] if entry["hearts"][s] else []
-                 for s in range(n)]
+        lines = [[ngettext("%(num)s heart", "%(num)s hearts", entry["hearts"][s])]
+                 if entry["hearts"][s] else [] for s in range(n)]
         for c, value in cards.items():
             if c == "JD":
                 continue  # added after any moon
