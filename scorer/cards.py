@@ -11,8 +11,6 @@ SUITS = ("S", "H", "D", "C")
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2")
 SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 RED = frozenset("HD")
-# Face value of a rank for Ace-high comparison (2 lowest).
-RANK_VALUE = {r: 14 - i for i, r in enumerate(RANKS)}
 
 
 def card(rank: str, suit: str) -> str:

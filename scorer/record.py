@@ -137,9 +137,6 @@ def inert(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-CSV_HEADER = ["match", "deal", "dealer", "player", "seat", "entry", "points", "total", "place"]
-
-
 def to_csv(match: Match, standings: Standings, title: str) -> str:
     """One row per deal and player, then a total row per player with the place so
     far (final once the match is over). UTF-8, with a BOM."""

@@ -33,7 +33,7 @@
       }
       if (left) {
         var all = inputs.reduce(function (a, i) { return a + (parseInt(i.value, 10) || 0); }, 0);
-        left.textContent = all === total ? left.getAttribute("data-ok") || "✓ " + all + " / " + total
+        left.textContent = all === total ? "✓ " + all + " / " + total
                                          : all + " / " + total;
         left.classList.toggle("bad", all !== total && open.length <= 1);
       }

@@ -282,7 +282,7 @@ def test_two_players_play_four_rounds_and_a_tie_is_shared():
 
 
 def test_players_option_two_or_three_default_three():
-    assert GAMES["metamorphosis"].default_players() == 3
+    assert GAMES["metamorphosis"].player_counts[0] == 3  # the new-match form's default
     assert "2 or 3" in refused([], names=["Ala", "Bartek", "Celina", "Darek"])
     assert load(record([], names=NAMES2, options={"players": 2}))[0].options == \
         {"players": 2, "variant": "standard"}

@@ -358,10 +358,6 @@ class Progress:
     complete: bool
     entry: dict | None  # the deal's entry (quick-entry shape, checked) once complete
 
-    def as_dict(self) -> dict:
-        return {"winners": self.winners, "leader": self.leader, "turn": self.turn,
-                "legal": self.legal, "trump": self.trump, "problems": self.problems,
-                "complete": self.complete, "entry": self.entry}
 
 
 def progress(rules: Game, plan: Plan, play: Any, given: dict | None = None) -> Progress:

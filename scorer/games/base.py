@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from ..i18n import _
 from .tricks import (Captured, Decision, Setup, TableState, follow, follow_reason,
@@ -51,7 +51,6 @@ class Option:
     choice_labels: tuple = ()
     low: int = 1
     high: int = 10_000
-    applies: Callable[[dict], bool] | None = None  # shown on the form when
 
     def default_for(self, opts: dict) -> Any:
         return self.default(opts) if callable(self.default) else self.default
@@ -121,11 +120,10 @@ def end_options(target: Default, target_help: Any, target_source: Any = "",
                source=end_source, choices=("target", "deals"),
                choice_labels=(L_("At the target"), L_("After a number of deals"))),
         Option("target", "int", target, L_("Target"), target_help, source=target_source,
-               low=1, high=100_000, applies=lambda o: o.get("end", "target") == "target"),
+               low=1, high=100_000),
         Option("deals", "int", lambda o: 2 * o["players"], L_("Deals"),
                deals_help or L_("How many deals, when the match ends after a number of deals."),
-               source=deals_source, low=1, high=1000,
-               applies=lambda o: o.get("end") == "deals"),
+               source=deals_source, low=1, high=1000),
     )
 
 
@@ -283,10 +281,6 @@ class Game(ABC):
 
     # Options -----------------------------------------------------------
     @classmethod
-    def default_players(cls) -> int:
-        return cls.player_counts[0]
-
-    @classmethod
     def normalize_options(cls, raw: Any, names: int) -> dict:
         """Options of a record, defaults filled in; EntryError names a bad one."""
         if raw is None:
@@ -321,10 +315,6 @@ class Game(ABC):
     @classmethod
     def check_options(cls, opts: dict) -> None:
         """Cross-checks between options (override)."""
-
-    @classmethod
-    def visible_options(cls, opts: dict) -> list[Option]:
-        return [o for o in cls.options if o.applies is None or o.applies(opts)]
 
     # The fold's questions (override) -------------------------------------
     def start(self, first_dealer: int) -> Any:

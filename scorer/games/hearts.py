@@ -36,8 +36,7 @@ SPOT_VALUES_OPTION = Option(
     L_("What J Q K A of hearts are worth under Spot scoring."),
     source=L_("seed 002 (10-10-10-15); 11-12-13-14 a common variant"),
     choices=("10-10-10-15", "11-12-13-14"),
-    choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")),
-    applies=lambda o: o.get("scoring") == "spot")
+    choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")))
 OMNIBUS_OPTION = Option(
     "omnibus", "bool", False, L_("Omnibus (J♦ -10)"),
     L_("Whoever takes J♦ scores 10 points off."), source=L_("seed 004"))
@@ -349,7 +348,7 @@ class BlackMaria(HeartsFamily):
                                    "(a multiple of the number of players).")),
         Option("partnership", "bool", False, L_("Partnership (4 players)"),
                L_("Seats 1 and 3 against 2 and 4; the lower team total wins."),
-               source=L_("seed 000"), applies=lambda o: o.get("players") == 4),
+               source=L_("seed 000")),
     )
 
     @property

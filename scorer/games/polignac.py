@@ -33,8 +33,7 @@ class Polignac(Game):
     options = (
         Option("sevens", "choice", "black", L_("Sevens taken out"),
                L_("With 3, 5 or 6 players two sevens leave the pack."),
-               choices=("black", "red"), choice_labels=(L_("7♠ 7♣"), L_("7♥ 7♦")),
-               applies=lambda o: o.get("players") != 4),
+               choices=("black", "red"), choice_labels=(L_("7♠ 7♣"), L_("7♥ 7♦"))),
         Option("capot", "bool", False, L_("Capot"),
                L_("Before the first lead a player may declare to take every trick: made, "
                   "every other player scores 5; failed, the declarer scores 5 more."),

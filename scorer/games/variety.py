@@ -476,13 +476,6 @@ class Variety(Game):
         """Per seat, the types that player has named so far in the match, sorted."""
         return [list(c) for c in state["called"]]
 
-    def called_in(self, entries: list[dict], first_dealer: int) -> list[list[int]]:
-        """The same from a match's checked entries (for a sheet of a finished match)."""
-        state = self.start(first_dealer)
-        for entry in entries:
-            state = self.advance(state, entry, self.plan(state))
-        return self.called(state)
-
     # --- the engine: 13 tricks from 13 each; the type's trump, the lowest card wins
     # in type 6; the first namer's left leads ----------------------------------------
     def engine_pack(self) -> tuple[str, ...]:

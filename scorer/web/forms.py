@@ -19,8 +19,6 @@ from ..cards import display
 from ..games.base import EntryError, Field, Game
 from ..i18n import L_, _
 
-MAX_SEATS = 6
-
 
 def whole_number(text: Any, digits: int = 9) -> int | None:
     """A small whole number written in ASCII digits ("12"), else None ("²", "-1", "x")."""

@@ -282,11 +282,7 @@ def import_record():
     if not form.validate_on_submit():
         abort(400)
     upload = request.files.get("record")
-    text = request.form.get("text", "")
-    if upload and upload.filename:
-        raw = upload.read()
-    else:
-        raw = text.encode("utf-8")
+    raw = upload.read() if upload else b""
     error = None
     try:
         match, _st = load(read_json(raw))
