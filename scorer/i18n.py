@@ -1,9 +1,9 @@
 """Every string a player reads passes through here.
 
 ``_`` is Flask-Babel's gettext inside an application context (it translates
-to the request's locale); outside one (the replay CLI, unit tests, the
+to the request's or command's locale); outside one (unit tests, the
 benchmarks) there is nothing to translate to, so the English text is
-formatted directly, which keeps a 1,000-deal replay fast. Parameters use
+formatted directly, which keeps a 1,000-deal fold fast. Parameters use
 %(name)s, as gettext expects.
 """
 

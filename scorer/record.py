@@ -1,7 +1,9 @@
 """The JSON game record of RECORD.md: load (validate), dump, and CSV.
 
-Every path into the app — forms, import, the API, the CLI — ends here, so
-there is one validator.
+A whole record (import, ``POST /api/matches``, the replay CLI) is read here;
+its deals, like every deal from a form or the API, are checked by the one
+fold (``scorer.match``), where each game's ``check`` is the only validator of
+an entry.
 """
 
 from __future__ import annotations
@@ -116,8 +118,13 @@ def load(data: Any) -> tuple[Match, Standings]:
 
 
 def dump(match: Match, standings: Standings | None = None, match_id: int | None = None) -> dict:
-    """The record of a match, with its ``computed`` block."""
-    standings = standings or fold(match)
+    """The record of a match, with its ``computed`` block (left out if the deals
+    cannot be folded: what the table entered is never withheld)."""
+    if standings is None:
+        try:
+            standings = fold(match)
+        except DealError:
+            standings = None
     record: dict = {"format": FORMAT, "version": VERSION}
     if match_id is not None:
         record["id"] = match_id
@@ -127,8 +134,9 @@ def dump(match: Match, standings: Standings | None = None, match_id: int | None 
         "players": list(match.players),
         "first_dealer": match.first_dealer,
         "deals": list(match.deals),
-        "computed": standings.computed(),
     })
+    if standings is not None:
+        record["computed"] = standings.computed()
     return record
 
 

@@ -158,4 +158,3 @@ def test_fold_is_pure_and_edits_reflow():
     st = fold(m)
     # deal 1 now 16, 23, 4; plus deal 2 (7, 5, 31) → 23, 28, 35
     assert st.totals == [23, 28, 35]
-    assert record("hearts", [])["game"] == "hearts"

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.record import RecordError, load
+from scorer.record import load
 
 from .helpers import bind
 

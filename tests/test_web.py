@@ -355,3 +355,19 @@ def test_import_with_text_that_is_not_valid_unicode(client):
     r = client.post("/import", data={"record": (io.BytesIO(body), "r.json")},
                     content_type="multipart/form-data")
     assert r.status_code == 400 and "not valid Unicode" in text(r)
+
+
+def test_a_stored_match_the_rules_no_longer_read_is_shown_not_a_500(client, app):
+    mid = new_bm(client)
+    with app.app_context():
+        db_ = app.extensions["scorer_db"]()
+        db_["deals"].insert({"match_id": mid, "n": 1, "entry": '{"hearts": [1, 1, 1]}'})
+    r = client.get(f"/m/{mid}")
+    assert r.status_code == 409 and "deal 1: hearts add up to 3, but 13 are in play" in text(r)
+    assert client.get("/").status_code == 200
+    for url in [f"/m/{mid}/deal", f"/m/{mid}/export.csv"]:
+        assert client.get(url).status_code == 409, url
+    assert "computed" not in client.get(f"/api/matches/{mid}").get_json()
+    # what the table entered can still be taken away
+    r = client.get(f"/m/{mid}/record.json")
+    assert r.status_code == 200 and json.loads(r.get_data())["deals"] == [{"hearts": [1, 1, 1]}]

@@ -8,7 +8,6 @@ import re
 
 import pytest
 
-from scorer import store
 
 from .test_web import deal_form, new_bm, stored
 

@@ -127,6 +127,25 @@ def end_options(target: Default, target_help: Any, target_source: Any = "",
     )
 
 
+def score_lines(parts: list[list], points: list[int]) -> list[str]:
+    """Per seat, what it took and its points: "5 hearts, Q♠ → 18", "nothing → 0"."""
+    return [(", ".join(str(x) for x in parts[s]) or _("nothing")) + f" → {points[s]}"
+            for s in range(len(points))]
+
+
+def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
+    """What to take out of the pack before dealing, and how many cards each gets."""
+    from ..cards import display
+
+    cards = " ".join(display(c) for c in removed)
+    if pack is None:
+        return _("Take %(cards)s out of the pack: %(hand)s cards each.", cards=cards, hand=hand)
+    if removed:
+        return _("From %(pack)s take out %(cards)s: %(hand)s cards each.", pack=pack,
+                 cards=cards, hand=hand)
+    return _("Play with %(pack)s: %(hand)s cards each.", pack=pack, hand=hand)
+
+
 def whole(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
     """A whole number from an entry, or an EntryError in table words."""
     if isinstance(value, bool) or not isinstance(value, int):

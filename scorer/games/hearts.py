@@ -1,7 +1,8 @@
 """Hearts and Black Maria: one family of penalty games (RULES.md, seeds 000, 002, 004).
 
-What differs between the two is data: the cards removed, the pass cycle, the
-penalty cards, and whether a moon can be shot.
+What differs between the two is mostly data: the cards removed, the pass
+cycle, the penalty cards, whether a moon can be shot; Hearts alone has its
+first lead (the lowest club) and its first-trick and hearts-led rules.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 from ..cards import RANKS, display, pack, rank_of, sort_key, suit_of
 from ..i18n import L_, _, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   end_options, only_fields, owners)
+                   end_options, only_fields, owners, pack_note, score_lines)
 from .tricks import Captured, Setup, TableState, follow, follow_reason
 
 SPOT_VALUES = {
@@ -92,8 +93,7 @@ class HeartsFamily(Game):
         hand = len(self.pack) // self.n
         notes = []
         if removed:
-            notes.append(_("Take %(cards)s out of the pack: %(hand)s cards each.",
-                           cards=" ".join(display(c) for c in removed), hand=hand))
+            notes.append(pack_note(removed, hand))
         notes.append(self.pass_note(passing))
         fields = []
         if self.spot:
@@ -202,8 +202,7 @@ class HeartsFamily(Game):
             s = entry["taken_by"]["JD"]
             points[s] += cards["JD"]
             lines[s].append(display("JD"))
-        text = [(", ".join(str(x) for x in lines[s]) or _("nothing")) + f" → {points[s]}"
-                for s in range(n)]
+        text = score_lines(lines, points)
         return Score(points, text, note)
 
     def shooter(self, entry: dict) -> int | None:

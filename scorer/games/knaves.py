@@ -13,7 +13,7 @@ from typing import Any
 from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
 from ..i18n import L_, _, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   only_fields, owners)
+                   only_fields, owners, score_lines)
 from .tricks import Captured, Setup
 
 TRICKS = 17  # 52 cards: 17 each to three players, the 52nd turned up
@@ -101,7 +101,7 @@ class Knaves(Game):
             if s is not None:
                 points[s] += values[jack]
                 lines[s].append(display(jack))
-        text = [(", ".join(lines[s]) or _("nothing")) + f" → {points[s]}" for s in range(self.n)]
+        text = score_lines(lines, points)
         turn_up = entry.get("turn_up")
         note = _("%(card)s turned up", card=display(turn_up)) if turn_up else ""
         return Score(points, text, note, tag=SYMBOLS[suit_of(turn_up)] if turn_up else "")

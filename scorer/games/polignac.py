@@ -13,8 +13,8 @@ from typing import Any
 
 from ..cards import display, is_card, pack
 from ..i18n import L_, _
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, end_options, only_fields,
-                   owners, seat)
+from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, end_options,
+                   only_fields, owners, pack_note, score_lines, seat)
 from .tricks import Captured, Setup
 
 RANKS = ("K", "Q", "J", "A", "10", "9", "8", "7")  # high to low
@@ -68,11 +68,7 @@ class Polignac(Game):
         hand = len(pack(RANKS, self.removed)) // self.n
         notes = [_("Cards rank K Q J A 10 9 8 7 in each suit: the ace between the jack "
                    "and the ten. No trumps.")]
-        if self.removed:
-            notes.append(_("From the 32 cards take out %(cards)s: %(hand)s cards each.",
-                           cards=" ".join(display(c) for c in self.removed), hand=hand))
-        else:
-            notes.append(_("32 cards: %(hand)s cards each.", hand=hand))
+        notes.append(pack_note(self.removed, hand, _("the 32 cards")))
         if self.step < 0:
             notes.append(_("Deal and play go to the right."))
         fields = [Field("owner", f"taken_by.{j}", _("Who took %(card)s?", card=display(j)),
@@ -157,7 +153,7 @@ class Polignac(Game):
             lines[s].append(_("failed capot"))
             note = _("%(name)s's capot failed", name=self.names[s])
             tag = _("capot ✗")
-        text = [(", ".join(lines[s]) or _("nothing")) + f" → {points[s]}" for s in range(n)]
+        text = score_lines(lines, points)
         return Score(points, text, note, tag)
 
     # --- the engine: K Q J A 10 9 8 7, no trumps; play goes the way of the deal -----
@@ -186,9 +182,7 @@ class Polignac(Game):
         if self.opts["end"] == "deals":
             return Outcome(True, self.best(totals))
         target = self.opts["target"]
-        losers = [s for s in range(self.n) if totals[s] >= target]
-        if not losers:
-            return Outcome(False)
+        losers = [s for s in range(self.n) if totals[s] >= target]  # end_reached: some
         winners = [s for s in range(self.n) if totals[s] < target] or self.best(totals)
         note = _("At or over %(target)s: %(names)s", target=target,
                  names=", ".join(self.names[s] for s in losers))

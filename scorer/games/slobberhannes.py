@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import display, pack
+from ..cards import pack
 from ..i18n import L_, _
-from .base import Field, Game, Option, Outcome, Plan, Score, end_options, only_fields, owners
+from .base import (Field, Game, Option, Outcome, Plan, Score, end_options, only_fields, owners,
+                   pack_note, score_lines)
 from .tricks import Captured, Setup
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
@@ -42,11 +43,7 @@ class Slobberhannes(Game):
         number = state["played"] + 1
         removed = REMOVED[self.n]
         hand = len(pack(RANKS, removed)) // self.n
-        if removed:
-            note = _("From the 32 cards (A K Q J 10 9 8 7) take out %(cards)s: %(hand)s cards "
-                     "each.", cards=" ".join(display(c) for c in removed), hand=hand)
-        else:
-            note = _("32 cards (A K Q J 10 9 8 7): %(hand)s cards each.", hand=hand)
+        note = pack_note(removed, hand, _("the 32 cards (A K Q J 10 9 8 7)"))
         fields = [Field("owner", f"taken_by.{p}", _("Who took %(what)s?", what=WORDS[p]))
                   for p in PENALTIES]
         return Plan(number=number, dealer=dealer, leader=(dealer + 1) % self.n,
@@ -71,7 +68,7 @@ class Slobberhannes(Game):
             points[everything] += 1
             lines[everything].append(_("all three: 1 more"))
             note = _("%(name)s took all three", name=self.names[everything])
-        text = [(", ".join(lines[s]) or _("nothing")) + f" → {points[s]}" for s in range(self.n)]
+        text = score_lines(lines, points)
         return Score(points, text, note)
 
     # --- the engine: no trumps, follow suit ------------------------------------------

@@ -8,6 +8,7 @@ from werkzeug.exceptions import HTTPException
 
 from ..games import GAMES
 from ..i18n import _
+from ..match import DealError
 
 
 def db():
@@ -30,8 +31,10 @@ def register(app: Flask) -> None:
     @app.context_processor
     def globals_():
         from ..cards import SYMBOLS, display, is_red
+        from .forms import field_id
 
-        return {"GAMES": GAMES, "card": display, "is_red": is_red, "SUITS": SYMBOLS}
+        return {"GAMES": GAMES, "card": display, "is_red": is_red, "SUITS": SYMBOLS,
+                "field_id": field_id}
 
     @app.template_filter("seats")
     def seats_filter(seats, names):
@@ -43,6 +46,16 @@ def register(app: Flask) -> None:
         return render_template("error.html", code=400, message=_(
             "This form has expired. Go back, reload the page and try again; "
             "nothing was saved.")), 400
+
+    @app.errorhandler(DealError)
+    def unreadable_match(e: DealError):
+        """A stored match that today's rules refuse (checked when saved; a later
+        change of the rules could still refuse it): said, never a 500."""
+        message = _("This match cannot be read with today's rules: %(why)s. Its record "
+                    "(JSON) can still be downloaded.", why=e.message)
+        if wants_json():
+            return jsonify(error=message), 409
+        return render_template("error.html", code=409, message=message), 409
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):

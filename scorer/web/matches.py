@@ -37,7 +37,9 @@ def title(match: Match) -> str:
 
 
 def standings_or_none(match: Match):
-    """Stored matches always fold; a failure here would be a bug, shown, not a 500."""
+    """The standings, or None for a stored match these rules can no longer read
+    (stored deals were checked when saved; a later change of the rules could
+    still refuse one). The home page lists such a match without figures."""
     try:
         return fold(match)
     except DealError:
@@ -151,15 +153,26 @@ def page_mark(match: Match, number: int | None) -> str:
     return str(len(match.deals)) if number is None else store.fingerprint(match.deals[number - 1])
 
 
-def save_deal(match_id: int, number: int | None, entry: dict, mark: str | None, plan) -> None:
-    """Add the next deal or replace deal ``number``, refusing a repeat or a stale page
-    (store.Conflict); flashes what was done."""
-    if number is None:
-        store.add_deal(db(), match_id, entry, whole_number(mark))
-        flash(_("Deal %(n)s saved.", n=plan.number))
-    else:
-        store.edit_deal(db(), match_id, number, entry, mark or None)
-        flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=number))
+def save_deal(match_id: int, number: int | None, entry: dict, mark: str | None,
+              plan) -> str | None:
+    """Add the next deal or replace deal ``number``. None: done (or a repeat of a
+    deal already saved), and flashed; the caller shows the sheet. Else what
+    stopped it, for the form: the entry refused, or the page out of date."""
+    try:
+        if number is None:
+            store.add_deal(db(), match_id, entry, whole_number(mark))
+            flash(_("Deal %(n)s saved.", n=plan.number))
+        else:
+            store.edit_deal(db(), match_id, number, entry, mark or None)
+            flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=number))
+    except store.Conflict as e:
+        if number is None:
+            flash(_("Deal %(n)s was already saved.", n=plan.number))
+            return None
+        return _("%(why)s: nothing was saved.", why=str(e.args[0]).capitalize())
+    except DealError as e:
+        return e.error.message if e.number == plan.number else e.message
+    return None
 
 
 def _deal_page(match_id: int, match: Match, number: int | None):
@@ -184,22 +197,15 @@ def _deal_page(match_id: int, match: Match, number: int | None):
                     fields, form = settle(rules, plan, names, before)
             elif form.validate():
                 entry = entry_from_form(fields, names, form)
-                save_deal(match_id, number, entry, form.expect.data, plan)
-                return redirect(url_for(".sheet", match_id=match_id))
+                error = save_deal(match_id, number, entry, form.expect.data, plan)
+                if error is None:
+                    return redirect(url_for(".sheet", match_id=match_id))
             else:
                 error = form_problem(form)
-        except store.Conflict as e:
-            if number is None:
-                flash(_("Deal %(n)s was already saved.", n=plan.number))
-                return redirect(url_for(".sheet", match_id=match_id))
-            error = _("%(why)s: nothing was saved. Go back to the sheet to see it.",
-                      why=str(e.args[0]).capitalize())
         except EntryError as e:
             error = e.message
             fields = rules.entry_fields(plan, {})
             form = deal_form(fields, names, formdata=request.form)
-        except DealError as e:
-            error = e.error.message if e.number == plan.number else e.message
     else:
         fields = rules.entry_fields(plan, stored or {})
         data = form_data_from_entry(fields, rules.n, stored) if stored else {}

@@ -17,14 +17,11 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from .. import store
 from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
 from ..engine import deal, differences, progress, read
 from ..games import GAMES, EntryError
 from ..i18n import L_, _
-from ..match import DealError
 from ..record import RecordError, read_json
-from . import db
 from .forms import entry_from_form, form_problem, options, whole_number
 from .matches import deal_plan, get_match, page_mark, save_deal, settle, title
 
@@ -173,16 +170,9 @@ def check_deal(match_id: int):
         error = _("Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
                   k=len(now.winners), n=setup.tricks if setup else "?")
     elif "save" in request.form:
-        try:
-            save_deal(match_id, number, now.entry, expect, plan)
+        error = save_deal(match_id, number, now.entry, expect, plan)
+        if error is None:
             return redirect(url_for("matches.sheet", match_id=match_id))
-        except store.Conflict as e:
-            if number is None:
-                flash(_("Deal %(n)s was already saved.", n=plan.number))
-                return redirect(url_for("matches.sheet", match_id=match_id))
-            error = _("%(why)s: nothing was saved.", why=str(e.args[0]).capitalize())
-        except DealError as e:
-            error = e.error.message if e.number == plan.number else e.message
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
     diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}
