@@ -139,7 +139,7 @@ def fold(match: Match) -> Standings:
         places=seat_places,
         next=None if finished else rules.plan(state),
         team_totals=team_totals,
-        note=outcome.note if outcome else "",
+        note=outcome.note if outcome else "",  # the end, or why play goes on
         state=state,
     )
 

@@ -167,3 +167,14 @@ def test_api_refuses_bad_entries_and_stores_nothing(client, game, names, deal, m
     r = client.post(f"/api/matches/{mid}/deals", json=deal)
     assert r.status_code == 400 and message in r.get_json()["error"]
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == []
+
+
+def test_knaves_tie_at_the_target_says_play_on(client):
+    # A 6 tricks, B 6, C 5 and all four jacks: 6, 6, 5 - 10 = -5; target 5: A and B level
+    deal = {"tricks": [6, 6, 5], "taken_by": {"JH": 2, "JD": 2, "JC": 2, "JS": 2}}
+    r = client.post("/api/matches", json={"game": "knaves", "players": ["A", "B", "C"],
+                                          "options": {"target": 5}, "deals": [deal]})
+    assert r.get_json()["computed"]["totals"] == [6, 6, -5]
+    assert not r.get_json()["computed"]["finished"]
+    page = client.get(f"/m/{r.get_json()['id']}").get_data(as_text=True)
+    assert "share the highest total at the target: play on" in page and "Enter deal 2" in page

@@ -40,16 +40,11 @@ class Knaves(Game):
                          choice_labels=tuple(display(j) for j in JACKS), low=-100, high=100),
     )
 
-    def start(self, first_dealer: int) -> Any:
-        return {"first_dealer": first_dealer, "played": 0, "totals": [0] * self.n}
-
     def plan(self, state: Any) -> Plan:
         dealer = self.dealer(state)
         number = state["played"] + 1
         notes = [_("17 cards each; turn the last card up: its suit is trump and it takes no "
                    "part in play.")]
-        if self.tied_at_target(state["totals"]):
-            notes.append(_("Two or more players share the highest total at the target: play on."))
         fields = [
             Field("counts", "tricks", _("Tricks taken"), total=TRICKS, high=TRICKS),
             Field("card", "turn_up", _("The turned-up card (trump)"), cards=FULL_PACK,
@@ -106,11 +101,6 @@ class Knaves(Game):
         note = _("%(card)s turned up", card=display(turn_up)) if turn_up else ""
         return Score(points, text, note, tag=SYMBOLS[suit_of(turn_up)] if turn_up else "")
 
-    def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
-        points = self.score(entry, plan).points
-        return {**state, "played": state["played"] + 1,
-                "totals": [t + p for t, p in zip(state["totals"], points)]}
-
     # --- the engine: the card left after the deal is turned up for trump ------------
     def engine_pack(self) -> tuple[str, ...]:
         return FULL_PACK
@@ -132,12 +122,12 @@ class Knaves(Game):
         return {"tricks": captured.tricks(), "turn_up": captured.turned_up,
                 "taken_by": {j: captured.who_took(j) for j in JACKS}}
 
-    def tied_at_target(self, totals: list[int]) -> bool:
-        return max(totals) >= self.opts["target"] and len(self.best(totals)) > 1
-
     def outcome(self, totals: list[int], played: int) -> Outcome:
-        if max(totals) < self.opts["target"] or self.tied_at_target(totals):
+        if max(totals) < self.opts["target"]:
             return Outcome(False)
+        if len(self.best(totals)) > 1:
+            return Outcome(False, note=_("Two or more players share the highest total at the "
+                                         "target: play on."))
         return Outcome(True, self.best(totals))
 
     def describe(self, entry: dict, plan: Plan) -> str:
