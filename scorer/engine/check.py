@@ -332,7 +332,12 @@ def entry_with_play(rules: Game, raw: dict, plan: Plan) -> dict:
     given = {k: v for k, v in raw.items() if k != "play"}
     setup = rules.engine_setup(plan, given)
     tricks, hands = read(raw["play"], setup, rules.n)
-    w = walk(rules, setup, tricks, hands)
+    return _entry(rules, plan, walk(rules, setup, tricks, hands), given)
+
+
+def _entry(rules: Game, plan: Plan, w: Walk, given: dict) -> dict:
+    """A whole deal's entry: derived from the tricks, agreeing with any summary
+    given beside them, checked by the game, its ``play`` kept."""
     derived = rules.entry_from_play(plan, w.setup, w.captured, given)
     error = disagreement(given, derived, rules.names)
     if error:
@@ -380,12 +385,7 @@ def progress(rules: Game, plan: Plan, play: Any, given: dict | None = None) -> P
         w.tricks, w.hands = tricks, hands
         walk(rules, setup, tricks, hands, complete=False, out=w)
         if w.complete:
-            derived = rules.entry_from_play(plan, setup, w.captured, given)
-            error = disagreement(given, derived, rules.names)
-            if error:
-                raise error
-            entry = rules.check(merge(given, derived), plan)
-            entry["play"] = w.record()
+            entry = _entry(rules, plan, w, given)
     except EntryError as e:
         problems.append(e.message)
         w.turn, w.legal = None, None

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 
-from ..games.tricks import Setup, TableState
+from ..games.tricks import Setup, TableState, trick_winner
 
 
 class RandomPlayer:
@@ -45,24 +45,14 @@ class SimplePlayer:
     def play(self, hand: list[str], legal: list[str], trick: list, state: TableState,
              rng: random.Random) -> str:
         setup = state.setup
-        costs, power, trump = setup.costs, setup.power, setup.trump
+        costs, power = setup.costs, setup.power
         if not trick:  # lead the lowest card that costs nothing, else the lowest
             cheap = [c for c in legal if costs.get(c, 0) <= 0] or legal
             return min(cheap, key=power.__getitem__)
-        # the card winning so far
-        top = trick[0][1]
-        for _s, c in trick[1:]:
-            if c[-1] == top[-1]:
-                if power[c] > power[top]:
-                    top = c
-            elif c[-1] == trump:
-                top = c
         on_table = sum(costs.get(c, 0) for _s, c in trick) + setup.trick_cost
 
-        def wins(c: str) -> bool:
-            if c[-1] == top[-1]:
-                return power[c] > power[top]
-            return c[-1] == trump
+        def wins(c: str) -> bool:  # would c take the trick as it stands?
+            return trick_winner(trick + [(-1, c)], setup) == len(trick)
 
         losing = [c for c in legal if not wins(c)]
         winning = [c for c in legal if wins(c)]
