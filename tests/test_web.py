@@ -297,11 +297,16 @@ def test_delete_match(client, app):
     assert client.get(f"/m/{mid}").status_code == 404
 
 
-def test_a_double_tap_on_delete_deletes_one_deal(client, app):
+def three_deals_then_open_deal_2(client):
+    """Three deals whose Q♠ went to seats 0, 1, 2; the edit page of deal 2."""
     mid = new_bm(client)
     for k, qs in enumerate([0, 1, 2]):
         client.post(f"/m/{mid}/deal", data=deal_form([4, 6, 3], qs, 1, 1, expect=k))
-    page = text(client.get(f"/m/{mid}/deal/2"))
+    return mid, text(client.get(f"/m/{mid}/deal/2"))
+
+
+def test_a_double_tap_on_delete_deletes_one_deal(client, app):
+    mid, page = three_deals_then_open_deal_2(client)
     seen = re.search(r'name="seen" value="([^"]+)"', page).group(1)
     client.post(f"/m/{mid}/deal/2/delete", data={"seen": seen})
     r = client.post(f"/m/{mid}/deal/2/delete", data={"seen": seen}, follow_redirects=True)
@@ -310,10 +315,7 @@ def test_a_double_tap_on_delete_deletes_one_deal(client, app):
 
 
 def test_a_stale_edit_page_does_not_overwrite_another_deal(client, app):
-    mid = new_bm(client)
-    for k, qs in enumerate([0, 1, 2]):
-        client.post(f"/m/{mid}/deal", data=deal_form([4, 6, 3], qs, 1, 1, expect=k))
-    page = text(client.get(f"/m/{mid}/deal/2"))
+    mid, page = three_deals_then_open_deal_2(client)
     seen = re.search(r'name="expect" type="hidden" value="([^"]+)"', page).group(1)
     client.post(f"/m/{mid}/deal/1/delete")  # someone else deletes deal 1
     r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, expect=seen))
