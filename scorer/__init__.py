@@ -4,11 +4,32 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 
-from flask import Flask, g
+from flask import Flask, request
+from flask.sessions import SecureCookieSessionInterface
+from flask_babel import Babel
+from flask_talisman import Talisman
+from flask_wtf.csrf import CSRFProtect
+from werkzeug.routing import IntegerConverter
+
+from . import store
 
 ROOT = Path(__file__).resolve().parent.parent
+# Largest record a request may carry: the largest match allowed (record.DEALS_MAX
+# deals, each recorded card by card), as export writes it, fits with room to spare.
+MAX_BODY = 8 * 1024 * 1024
+
+# The pages' script and style come from this server only; nothing inline, no frames.
+CSP = {
+    "default-src": "'self'",
+    "img-src": "'self' data:",
+    "object-src": "'none'",
+    "base-uri": "'self'",
+    "form-action": "'self'",
+    "frame-ancestors": "'none'",
+}
 
 
 def _secret_key(instance: Path) -> str:
@@ -25,9 +46,22 @@ def _secret_key(instance: Path) -> str:
         key = path.read_text().strip()
         if key:
             return key
-        import time
         time.sleep(0.02)
     raise RuntimeError(f"{path} is empty")
+
+
+class AsciiIntConverter(IntegerConverter):
+    """``<int:n>`` in a route matches ASCII digits only (not "１" or "²")."""
+
+    regex = r"[0-9]+"
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie is ``Secure`` when the page came over HTTPS (a table's
+    local network often has plain HTTP, where a Secure cookie would be lost)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return request.is_secure or super().get_cookie_secure(app)
 
 
 def create_app(test_config: dict | None = None) -> Flask:
@@ -35,43 +69,32 @@ def create_app(test_config: dict | None = None) -> Flask:
                 template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
+    app.url_map.converters["int"] = AsciiIntConverter
     app.config.update(
         DATABASE=str(instance / "scorer.db"),
-        MAX_CONTENT_LENGTH=2 * 1024 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
         WTF_CSRF_TIME_LIMIT=None,
         BABEL_DEFAULT_LOCALE="en",
         JSON_AS_ASCII=False,
+        SESSION_COOKIE_SAMESITE="Lax",
     )
+    hosts = os.environ.get("SCORER_TRUSTED_HOSTS", "").strip()
+    if hosts:
+        app.config["TRUSTED_HOSTS"] = [h.strip() for h in hosts.split(",") if h.strip()]
     if test_config:
         app.config.update(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.ensure_ascii = False
     app.json.sort_keys = False
-
-    from flask_babel import Babel
-    from flask_wtf.csrf import CSRFProtect
+    app.session_interface = SessionInterface()
 
     Babel(app)
     CSRFProtect(app)
-
-    from . import store
-
-    def get_db():
-        if "db" not in g:
-            g.db = store.connect(app.config["DATABASE"])
-        return g.db
-
-    app.extensions["scorer_db"] = get_db
-
-    @app.teardown_appcontext
-    def close_db(_exc):
-        db = g.pop("db", None)
-        if db is not None:
-            db.close()
-
-    with app.app_context():
-        store.init(get_db())
+    Talisman(app, force_https=False, session_cookie_secure=False,
+             content_security_policy=CSP, frame_options="DENY",
+             referrer_policy="same-origin", permissions_policy={})
+    store.init_app(app)
 
     from .web import register
 

@@ -32,11 +32,29 @@ def deal_form(hearts, qs, ks, as_, expect=None, **extra):
 
 def stored(app, match_id):
     with app.app_context():
-        return store.get(app.extensions["scorer_db"](), match_id)
+        return store.get(store.get_db(), match_id).match
 
 
 def text(r):
     return r.get_data(as_text=True)
+
+
+def hidden(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+
+
+def marks(client, url) -> dict:
+    """What a deal page carries: what it saw of the match (expect) and its key."""
+    page = text(client.get(url))
+    return {"expect": hidden(page, "expect"), "key": hidden(page, "key")}
+
+
+def delete_marks(client, mid, number) -> dict:
+    """What the Delete button of deal ``number``'s page sends."""
+    page = text(client.get(f"/m/{mid}/deal/{number}"))
+    found = re.search(r'name="seen" value="([^"]+)"><input type="hidden" name="key" '
+                      r'value="([^"]+)"', page)
+    return {"seen": found.group(1), "key": found.group(2)}
 
 
 def test_pages_answer(client):
@@ -71,18 +89,19 @@ def test_create_enter_edit_delete_reflow(client, app):
     # fix deal 1: Ala 3, Celina 4 → 16, 23, 4; totals 23, 28, 35
     r = client.get(f"/m/{mid}/deal/1")
     assert 'value="4"' in text(r)  # the stored entry is in the form
-    r = client.post(f"/m/{mid}/deal/1", data=deal_form([3, 6, 4], 0, 1, 1))
+    r = client.post(f"/m/{mid}/deal/1",
+                    data=deal_form([3, 6, 4], 0, 1, 1, **marks(client, f"/m/{mid}/deal/1")))
     assert r.status_code == 302
     page = text(client.get(f"/m/{mid}"))
     assert re.findall(r'class="points">(-?\d+)<', page) == ["23", "28", "35"]
     # delete deal 1: only (7, 5, 31) is left, and it is now deal 1
-    client.post(f"/m/{mid}/deal/1/delete")
+    client.post(f"/m/{mid}/deal/1/delete", data=delete_marks(client, mid, 1))
     m = stored(app, mid)
     assert m.deals == [{"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}]
     page = text(client.get(f"/m/{mid}"))
     assert re.findall(r'class="points">(-?\d+)<', page) == ["7", "5", "31"]
     with app.app_context():
-        kinds = [e["kind"] for e in store.events(app.extensions["scorer_db"](), mid)]
+        kinds = [e["kind"] for e in store.events(store.get_db(), mid)]
     assert kinds == ["create", "add", "add", "edit", "delete"]
 
 
@@ -91,9 +110,9 @@ def test_create_enter_edit_delete_reflow(client, app):
     (deal_form([4, 10, None], 0, 1, 1, expect=0), "add up to 14, but 13 are in play"),
     (deal_form([4, None, None], 0, 1, 1, expect=0), "fill in a number for Bartek"),
     (deal_form([4, 6, 3], 0, 1, "", expect=0), "say who took A♠"),
-    (deal_form([4, "six", 3], 0, 1, 1, expect=0), "Bartek: Not a valid integer value."),
-    (deal_form([4, 10**40, 3], 0, 1, 1, expect=0), "Bartek: Number must be between 0 and 13."),
-    (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠?: Not a valid choice."),
+    (deal_form([4, "six", 3], 0, 1, 1, expect=0), "Bartek: write a whole number, such as 3"),
+    (deal_form([4, 10**40, 3], 0, 1, 1, expect=0), "Bartek: write a number from 0 to 13"),
+    (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠?: tap one of the choices"),
 ])
 def test_refused_deal_keeps_what_was_typed_and_stores_nothing(client, app, form, message):
     mid = new_bm(client)
@@ -107,10 +126,10 @@ def test_refused_deal_keeps_what_was_typed_and_stores_nothing(client, app, form,
 
 def test_double_save_stores_one_deal(client, app):
     mid = new_bm(client)
-    form = deal_form([4, 6, 3], 0, 1, 1, expect=0)
+    form = deal_form([4, 6, 3], 0, 1, 1, **marks(client, f"/m/{mid}/deal"))
     assert client.post(f"/m/{mid}/deal", data=form).status_code == 302
     r = client.post(f"/m/{mid}/deal", data=form, follow_redirects=True)
-    assert "already saved" in text(r)
+    assert r.status_code == 200 and "Deal 1 saved." in text(r)  # answered as the first tap was
     assert len(stored(app, mid).deals) == 1
 
 
@@ -149,8 +168,11 @@ def test_an_edit_that_would_put_a_deal_after_the_end_is_refused(client, app):
     before = stored(app, mid).deals
     assert len(before) == 3
     # giving deal 1 to Ala would end the match at deal 2 (86 ≥ 50): deal 3 cannot stand
-    r = client.post(f"/m/{mid}/deal/1", data=deal_form([13, 0, 0], 0, 0, 0))
-    assert r.status_code == 400 and "deal 3: the match is already over" in text(r)
+    r = client.post(f"/m/{mid}/deal/1",
+                    data=deal_form([13, 0, 0], 0, 0, 0, **marks(client, f"/m/{mid}/deal/1")))
+    assert r.status_code == 400
+    assert ("Nothing was saved: after this change deal 3 could not stand (the match is "
+            "already over)") in text(r)
     assert stored(app, mid).deals == before
 
 
@@ -237,7 +259,8 @@ def test_unknown_things_are_404(client):
                 "/new/bridge", "/rules/bridge", "/m/999/export.csv", "/m/abc"]:
         assert client.get(url).status_code == 404, url
     assert client.post("/m/999/deal", data={}).status_code == 404
-    assert client.post("/m/1/deal/9/delete").status_code == 404
+    r = client.post("/m/1/deal/9/delete", follow_redirects=True)  # no deal 9, nor a page for it
+    assert "Nothing deleted: this page is out of date." in text(r)
 
 
 def test_csv_and_record_export_and_import(client, app):
@@ -306,22 +329,49 @@ def three_deals_then_open_deal_2(client):
 
 
 def test_a_double_tap_on_delete_deletes_one_deal(client, app):
-    mid, page = three_deals_then_open_deal_2(client)
-    seen = re.search(r'name="seen" value="([^"]+)"', page).group(1)
-    client.post(f"/m/{mid}/deal/2/delete", data={"seen": seen})
-    r = client.post(f"/m/{mid}/deal/2/delete", data={"seen": seen}, follow_redirects=True)
-    assert "Nothing deleted: deal 2 has changed since this page was opened" in text(r)
+    mid, _page = three_deals_then_open_deal_2(client)
+    button = delete_marks(client, mid, 2)
+    client.post(f"/m/{mid}/deal/2/delete", data=button)
+    r = client.post(f"/m/{mid}/deal/2/delete", data=button, follow_redirects=True)
+    assert "Deal 2 deleted" in text(r)  # the second tap is answered as the first was
     assert [d["taken_by"]["QS"] for d in stored(app, mid).deals] == [0, 2]
 
 
-def test_a_stale_edit_page_does_not_overwrite_another_deal(client, app):
+def test_a_stale_delete_never_deletes_another_deal(client, app):
+    mid, _page = three_deals_then_open_deal_2(client)
+    button = delete_marks(client, mid, 2)
+    client.post(f"/m/{mid}/deal/2/delete", data=delete_marks(client, mid, 2))  # another phone
+    r = client.post(f"/m/{mid}/deal/2/delete", data=button, follow_redirects=True)
+    assert "Nothing deleted: deal 2 was deleted on another phone meanwhile." in text(r)
+    assert [d["taken_by"]["QS"] for d in stored(app, mid).deals] == [0, 2]
+
+
+def test_a_stale_edit_page_edits_the_deal_it_showed_wherever_it_moved(client, app):
     mid, page = three_deals_then_open_deal_2(client)
-    seen = re.search(r'name="expect" type="hidden" value="([^"]+)"', page).group(1)
-    client.post(f"/m/{mid}/deal/1/delete")  # someone else deletes deal 1
-    r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, expect=seen))
-    assert r.status_code == 400 and "Deal 2 has changed since this page was opened" in text(r)
+    seen = {"expect": hidden(page, "expect"), "key": hidden(page, "key")}
+    client.post(f"/m/{mid}/deal/1/delete", data=delete_marks(client, mid, 1))  # another phone
+    r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **seen),
+                    follow_redirects=True)
+    assert "Deal 1 changed" in text(r)  # the deal the page showed is now deal 1
+    assert [d["taken_by"]["QS"] for d in stored(app, mid).deals] == [0, 2]
+    assert stored(app, mid).deals[0]["hearts"] == [13, 0, 0]
+
+
+def test_an_edit_page_of_a_deal_changed_elsewhere_shows_it_again_with_what_was_typed(client, app):
+    mid, page = three_deals_then_open_deal_2(client)
+    seen = {"expect": hidden(page, "expect"), "key": hidden(page, "key")}
+    client.post(f"/m/{mid}/deal/2", data=deal_form([5, 5, 3], 1, 1, 1,
+                                                   **marks(client, f"/m/{mid}/deal/2")))
+    r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **seen))
+    assert r.status_code == 409
+    assert ("Deal 2 was changed on another phone meanwhile: nothing was saved. Your entry is "
+            "below: saving it replaces deal 2 as it stands now.") in text(r)
     assert 'value="13"' in text(r)  # what was typed is still there
-    assert [d["taken_by"]["QS"] for d in stored(app, mid).deals] == [1, 2]
+    assert stored(app, mid).deals[1]["hearts"] == [5, 5, 3]
+    # not stuck: saving again from that page replaces deal 2 as it stands now
+    again = {"expect": hidden(text(r), "expect"), "key": hidden(text(r), "key")}
+    r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **again))
+    assert r.status_code == 302 and stored(app, mid).deals[1]["hearts"] == [13, 0, 0]
 
 
 @pytest.mark.parametrize("url, data", [
@@ -335,9 +385,9 @@ def test_odd_numbers_in_urls_and_fields(client, app, url, data):
     mid = new_bm(client)
     url = url.format(mid=mid)
     r = client.post(url, data=data) if data else client.get(url)
-    assert r.status_code in (302, 404)
-    if data:  # "²" is no count of deals: saved without the repeat guard, once
-        assert len(stored(app, mid).deals) == 1
+    assert r.status_code in (409, 404)
+    if data:  # "²" is no page's mark: nothing saved, the form shown again to save
+        assert len(stored(app, mid).deals) == 0 and 'value="4"' in text(r)
 
 
 def test_csv_names_do_not_run_as_formulas(client):
@@ -362,8 +412,8 @@ def test_import_with_text_that_is_not_valid_unicode(client):
 def test_a_stored_match_the_rules_no_longer_read_is_shown_not_a_500(client, app):
     mid = new_bm(client)
     with app.app_context():
-        db_ = app.extensions["scorer_db"]()
-        db_["deals"].insert({"match_id": mid, "n": 1, "entry": '{"hearts": [1, 1, 1]}'})
+        db_ = store.get_db()
+        db_["deals"].insert({"match_id": mid, "pos": 1, "entry": '{"hearts": [1, 1, 1]}'})
     r = client.get(f"/m/{mid}")
     assert r.status_code == 409 and "deal 1: hearts add up to 3, but 13 are in play" in text(r)
     assert client.get("/").status_code == 200

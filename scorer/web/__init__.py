@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
 from ..games import GAMES
 from ..i18n import _
 from ..match import DealError
-
-
-def db():
-    return current_app.extensions["scorer_db"]()
+from ..store import KeyReused, NotFound, Stale, StoreError
+from ..store import get_db as db  # the pages' short name for the request's connection
 
 
 def wants_json() -> bool:
@@ -56,6 +54,17 @@ def register(app: Flask) -> None:
         if wants_json():
             return jsonify(error=message), 409
         return render_template("error.html", code=409, message=message), 409
+
+    @app.errorhandler(StoreError)
+    def store_error(e: StoreError):
+        """A write refused by the store that a route did not answer itself: a
+        clear 4xx all the same, never a 500."""
+        code = 404 if isinstance(e, NotFound) else 422 if isinstance(e, KeyReused) else (
+            412 if isinstance(e, Stale) and wants_json() else 409)
+        message = _("%(why)s: nothing was changed.", why=e.message[:1].upper() + e.message[1:])
+        if wants_json():
+            return jsonify(error=message), code
+        return render_template("error.html", code=code, message=message), code
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):

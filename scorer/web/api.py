@@ -1,17 +1,26 @@
-"""The JSON API of RECORD.md: matches and deals, in the record's own shapes."""
+"""The JSON API of RECORD.md: matches and deals, in the record's own shapes.
+
+Reads carry an ``ETag`` (the match's version); a write may carry ``If-Match``
+(412 and nothing stored when the match has changed since) and
+``Idempotency-Key`` (a repeat answers as the first request did and stores
+nothing more). A write to a match or deal that has gone is a 404 with a
+message, never a 500.
+"""
 
 from __future__ import annotations
 
 from flask import Blueprint, abort, jsonify, request
+from werkzeug.exceptions import BadRequest
 
 from .. import store
+from ..i18n import _
 from ..match import DealError
 from ..record import RecordError, dump, load, read_json
-from ..i18n import _
 from . import db
-from .matches import get_match as _match
+from .matches import match_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+KEY_MAX = 200  # characters of an Idempotency-Key
 
 
 def refuse(message: str, code: int = 400):
@@ -24,15 +33,58 @@ def body():
     try:
         return read_json(request.get_data())
     except RecordError as e:
-        raise _bad(_("the body cannot be read: %(why)s", why=e.message)) from None
+        raise bad_request(_("the body cannot be read: %(why)s", why=e.message)) from None
 
 
-def _bad(message: str):
-    from werkzeug.exceptions import BadRequest
-
+def bad_request(message: str) -> BadRequest:
     e = BadRequest()
     e.scorer_message = message
     return e
+
+
+def if_match(match_id: int) -> int | None:
+    """The match version ``If-Match`` names (None: no header, or ``*``). A tag
+    that names no version of this match can never hold: -1. The store checks it
+    inside the write, after a repeat's first answer has had its chance."""
+    if not request.headers.get("If-Match") or request.if_match.star_tag:
+        return None
+    for tag in request.if_match.as_set():
+        left, dot, right = tag.partition(".")
+        if left == str(match_id) and dot and right.isascii() and right.isdigit():
+            return int(right)
+    return -1
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is None:
+        return None
+    key = key.strip()
+    if not key or len(key) > KEY_MAX or not key.isprintable():
+        raise bad_request(_("Idempotency-Key must be 1 to %(n)s printable characters",
+                            n=KEY_MAX))
+    return key
+
+
+def with_etag(response, match_id: int, version: int):
+    response.set_etag(f"{match_id}.{version}")
+    return response
+
+
+def answer(match_id: int, write):
+    """Run a store write; its outcome, or its refusal, as JSON."""
+    try:
+        change = write()
+    except DealError as e:
+        return refuse(e.message)
+    except store.Stale as e:
+        return refuse(e.message, 412)
+    except store.KeyReused as e:
+        return refuse(e.message, 422)
+    except store.NotFound as e:
+        return refuse(e.message, 404)
+    code = 201 if change.kind == "add" else 200
+    return with_etag(jsonify(change.computed), match_id, change.version), code
 
 
 @bp.post("/matches")
@@ -43,35 +95,45 @@ def create_match():
     except RecordError as e:
         return refuse(e.message)
     match_id = store.create(db(), match, kind="api")
-    return jsonify(dump(match, standings, match_id)), 201
+    return with_etag(jsonify(dump(match, standings, match_id)), match_id, 1), 201
 
 
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int):
-    return jsonify(dump(_match(match_id), match_id=match_id))
+    stored = match_or_404(match_id)
+    response = with_etag(jsonify(dump(stored.match, match_id=match_id)), match_id,
+                         stored.version)
+    return response.make_conditional(request)
+
+
+@bp.delete("/matches/<int:match_id>")
+def delete_match(match_id: int):
+    match_or_404(match_id)
+    try:
+        store.delete_match(db(), match_id, if_version=if_match(match_id))
+    except store.Stale as e:
+        return refuse(e.message, 412)
+    except store.NotFound as e:
+        return refuse(e.message, 404)
+    return jsonify(deleted=match_id), 200
 
 
 @bp.post("/matches/<int:match_id>/deals")
 def add_deal(match_id: int):
-    _match(match_id)
+    match_or_404(match_id)
     data = body()
-    try:
-        standings = store.add_deal(db(), match_id, data)
-    except DealError as e:
-        return refuse(e.message)
-    return jsonify(standings.computed()), 201
+    version, key = if_match(match_id), idempotency_key()
+    return answer(match_id, lambda: store.add_deal(db(), match_id, data, if_version=version,
+                                                   key=key))
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>", methods=["PUT", "DELETE"])
 def change_deal(match_id: int, number: int):
-    match = _match(match_id)
-    if not 1 <= number <= len(match.deals):
-        return refuse(_("there is no deal %(n)s", n=number), 404)
-    try:
-        if request.method == "PUT":
-            standings = store.edit_deal(db(), match_id, number, body())
-        else:
-            standings = store.delete_deal(db(), match_id, number)
-    except DealError as e:
-        return refuse(e.message)
-    return jsonify(standings.computed()), 200
+    match_or_404(match_id)
+    version, key = if_match(match_id), idempotency_key()
+    if request.method == "PUT":
+        data = body()
+        return answer(match_id, lambda: store.edit_deal(db(), match_id, number, data,
+                                                        if_version=version, key=key))
+    return answer(match_id, lambda: store.delete_deal(db(), match_id, number,
+                                                      if_version=version, key=key))

@@ -10,10 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 from flask_wtf import FlaskForm
-from wtforms import (BooleanField, HiddenField, IntegerField, RadioField, SelectField,
-                     StringField)
+from wtforms import BooleanField, HiddenField, StringField
+from wtforms import IntegerField as _IntegerField
+from wtforms import RadioField as _RadioField
+from wtforms import SelectField as _SelectField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import Length, NumberRange, Optional
+from wtforms.validators import Length, Optional, StopValidation, ValidationError
+from wtforms.validators import NumberRange as _NumberRange
 
 from ..cards import display
 from ..games.base import EntryError, Field, Game
@@ -25,6 +28,44 @@ def whole_number(text: Any, digits: int = 9) -> int | None:
     if isinstance(text, str) and 0 < len(text) <= digits and all("0" <= ch <= "9" for ch in text):
         return int(text)
     return None
+
+
+# WTForms' own messages ("Not a valid integer value.") are not table words:
+# these fields and the range check say what to do instead.
+
+
+class IntegerField(_IntegerField):
+    def process_formdata(self, valuelist):
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(_("write a whole number, such as 3")) from None
+
+
+class NumberRange(_NumberRange):
+    def __init__(self, low: int, high: int):
+        super().__init__(low, high)
+
+    def __call__(self, form, field):
+        if field.data is not None and not self.min <= field.data <= self.max:
+            raise StopValidation(_("write a number from %(low)s to %(high)s",
+                                   low=self.min, high=self.max))
+
+
+class _OneOfTheChoices:
+    def pre_validate(self, form):
+        try:
+            super().pre_validate(form)
+        except ValidationError:
+            raise ValidationError(_("tap one of the choices")) from None
+
+
+class RadioField(_OneOfTheChoices, _RadioField):
+    pass
+
+
+class SelectField(_OneOfTheChoices, _SelectField):
+    pass
 
 
 def options(pairs) -> list[SelectChoice]:
@@ -142,7 +183,8 @@ def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict |
     seat_choices = [(str(s), name) for s, name in enumerate(names)]
 
     class DealForm(FlaskForm):
-        expect = HiddenField()
+        expect = HiddenField()  # what the page saw: store.Stored.deal_mark / next_mark
+        key = HiddenField()  # the page's idempotency key: a second tap repeats, not redoes
 
     for f in fields:
         if f.kind == "counts":

@@ -18,12 +18,15 @@ from wtforms import HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
 from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
+from .. import store
 from ..engine import deal, differences, progress, read
 from ..games import GAMES, EntryError
 from ..i18n import L_, _
+from ..match import DealError
 from ..record import RecordError, read_json
 from .forms import entry_from_form, form_problem, options, whole_number
-from .matches import deal_plan, get_match, page_mark, save_deal, settle, title
+from .matches import (deal_plan, match_or_404, new_key, page_mark, refusal, save_deal, settle,
+                      title)
 
 bp = Blueprint("play", __name__)
 
@@ -31,7 +34,8 @@ bp = Blueprint("play", __name__)
 class CheckForm(FlaskForm):
     play = HiddenField()
     quick = HiddenField()
-    expect = HiddenField()
+    expect = HiddenField()  # what the page saw (store.Stored marks)
+    key = HiddenField()  # the idempotency key of its Save
     hands = HiddenField()  # the hands being entered, before the first card is played
 
 
@@ -110,7 +114,8 @@ def _score(rules, plan, entry: dict | None):
 
 @bp.route("/m/<int:match_id>/check", methods=["GET", "POST"])
 def check_deal(match_id: int):
-    match = get_match(match_id)
+    stored_match = match_or_404(match_id)
+    match = stored_match.match
     number = _deal_number(request.values.get("deal"))
     rules, plan, stored = deal_plan(match, number)
     if plan is None:
@@ -123,17 +128,17 @@ def check_deal(match_id: int):
         # from the quick entry form: start with what it held
         quick = _quick_from_deal_form(rules, plan, names)
         play = {"tricks": []}
-        expect = page_mark(match, number) if number else request.form.get("expect", "")
+        expect, key = request.form.get("expect", ""), request.form.get("key") or new_key()
     elif request.method == "POST":
         if not form.validate():
             abort(400)
         quick = _json(form.quick.data, {})
         play = _json(form.play.data, {"tricks": []})
-        expect = form.expect.data or ""
+        expect, key = form.expect.data or "", form.key.data or new_key()
     else:
         quick = {k: v for k, v in (stored or {}).items() if k != "play"}
         play = (stored or {}).get("play") or {"tricks": []}
-        expect = page_mark(match, number)
+        expect, key = page_mark(stored_match, number), new_key()
     decisions = {k: quick[k] for k in rules.decisions if k in quick}
     play, error = _well_formed(rules, plan, play, decisions)
     before = progress(rules, plan, play, decisions)
@@ -170,15 +175,22 @@ def check_deal(match_id: int):
         error = _("Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
                   k=len(now.winners), n=setup.tricks if setup else "?")
     elif "save" in request.form:
-        error = save_deal(match_id, number, now.entry, expect, plan)
-        if error is None:
+        try:
+            save_deal(match_id, number, now.entry, expect, key)
+        except DealError as e:
+            error = refusal(e, number)
+        except store.StoreError as e:
+            error = _("%(why)s: nothing was saved. Go back to the sheet to see the deals as "
+                      "they stand; this page keeps your tricks until you leave it.",
+                      why=e.message[:1].upper() + e.message[1:])
+        else:
             return redirect(url_for("matches.sheet", match_id=match_id))
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
     diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}
     pack = set(rules.engine_pack() or ())
     form = CheckForm(formdata=None, data={"play": json.dumps(play), "quick": json.dumps(quick),
-                                          "expect": expect,
+                                          "expect": expect, "key": key,
                                           "hands": json.dumps(draft) if draft else ""})
     held = play.get("hands")
     if draft:

@@ -1,0 +1,83 @@
+"""The database schema, as sqlite-utils migrations applied in order, once.
+
+A database written by any earlier version of Scorer is brought up to date on
+start; a migration never loses what the table entered. :func:`migrate` takes
+the write lock first, so when several server workers start on one file at once
+exactly one applies what is pending and the others find nothing left to do.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("scorer")
+
+
+@migrations()
+def m001_matches_deals_events(db: Database) -> None:
+    """The first schema: deals keyed by their position in the match."""
+    db["matches"].create({
+        "id": int, "game": str, "options": str, "players": str, "first_dealer": int,
+        "created": str, "updated": str,
+    }, pk="id", if_not_exists=True)
+    db["deals"].create({"match_id": int, "n": int, "entry": str}, pk=("match_id", "n"),
+                       if_not_exists=True)
+    db["events"].create({
+        "id": int, "match_id": int, "at": str, "kind": str, "deal": int, "entry": str,
+    }, pk="id", if_not_exists=True)
+    db["events"].create_index(["match_id"], if_not_exists=True)
+
+
+@migrations()
+def m002_deal_ids_versions_replies(db: Database) -> None:
+    """Every deal gets an id no other deal ever gets (AUTOINCREMENT never hands
+    out a number twice) and a revision; a deleted deal keeps its row and its
+    place (``pos``) so it can be restored; every match gets a version that grows
+    with each change; the answers to writes sent with an idempotency key are
+    kept so that a repeat is answered, not applied again."""
+    db.execute("""
+        CREATE TABLE deals_v2 (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            match_id INTEGER NOT NULL,
+            pos INTEGER NOT NULL,
+            rev INTEGER NOT NULL DEFAULT 1,
+            entry TEXT NOT NULL,
+            deleted TEXT
+        )""")
+    db.execute("""INSERT INTO deals_v2 (match_id, pos, rev, entry)
+                  SELECT match_id, n, 1, entry FROM deals ORDER BY match_id, n""")
+    db.execute("DROP TABLE deals")
+    db.execute("ALTER TABLE deals_v2 RENAME TO deals")
+    db["deals"].create_index(["match_id", "pos"])
+    db["matches"].add_column("version", int, not_null_default=0)
+    db.execute("UPDATE matches SET version = "
+               "(SELECT count(*) FROM events WHERE events.match_id = matches.id)")
+    db["events"].add_column("deal_id", int)
+    db["replies"].create({
+        "match_id": int, "key": str, "request": str, "reply": str, "at": str,
+    }, pk=("match_id", "key"))
+
+
+def names() -> list[str]:
+    """The migrations this code knows, in order."""
+    return [m.name for m in migrations._migrations]
+
+
+def applied(db: Database) -> list[str]:
+    return [m.name for m in migrations.applied(db)]
+
+
+def migrate(db: Database) -> None:
+    """Apply what is pending, under the write lock (BEGIN IMMEDIATE): a second
+    process starting at the same moment waits, then finds nothing to do. Each
+    migration runs in a savepoint inside that one transaction."""
+    db.enable_wal()
+    if not migrations.pending(db):
+        return
+    db.conn.execute("BEGIN IMMEDIATE")
+    try:
+        migrations.apply(db)
+    except BaseException:
+        db.conn.execute("ROLLBACK")
+        raise
+    db.conn.execute("COMMIT")
