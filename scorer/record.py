@@ -22,9 +22,6 @@ FORMAT = "scorer-record"
 VERSION = 1
 NAME_MAX = 40
 DEALS_MAX = 2000
-# Direction overrides would turn the rest of a line on the sheet around; joiners
-# (U+200C, U+200D), which some scripts need, stay allowed.
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 class RecordError(ValueError):
@@ -54,7 +51,28 @@ def read_json(raw: bytes | str) -> Any:
     return data
 
 
+def _invisible(ch: str) -> str | None:
+    """Why ``ch`` may not stand in a name (None: it may)."""
+    category = unicodedata.category(ch)
+    if category == "Cc" or category in ("Zl", "Zp"):
+        return _("a player name may not hold a control character (U+%(code)04X)", code=ord(ch))
+    if category == "Cf":
+        return _("a player name may not hold an invisible format character (U+%(code)04X)",
+                 code=ord(ch))
+    if category in ("Cs", "Co", "Cn"):
+        return _("a player name has a character that cannot be shown (U+%(code)04X)",
+                 code=ord(ch))
+    return None
+
+
+def name_key(name: str) -> str:
+    """Two names the sheet could not tell apart have the same key."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
 def check_names(value: Any) -> list[str]:
+    """The players' names: spaces tidied, each with something to see, none
+    holding a control or format character, no two the same (whatever the case)."""
     if not isinstance(value, list):
         raise EntryError(_("players must be a list of names"), "players")
     if not value:
@@ -63,18 +81,28 @@ def check_names(value: Any) -> list[str]:
     for raw in value:
         if not isinstance(raw, str):
             raise EntryError(_("every player name must be text"), "players")
-        name = " ".join(raw.split())
+        name = " ".join(raw.split())  # tabs, line breaks and runs of spaces become one space
         if not name:
             raise EntryError(_("a player name is empty"), "players")
+        for ch in name:
+            why = _invisible(ch)
+            if why:
+                raise EntryError(why, "players")
+        if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
+            raise EntryError(_("a player name needs a letter, a digit or a sign that can be "
+                               "seen"), "players")
         if len(name) > NAME_MAX:
             raise EntryError(_("a player name may have at most %(n)s characters", n=NAME_MAX),
                              "players")
-        if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ch in BIDI_CONTROLS
-               for ch in name):
-            raise EntryError(_("a player name has a character that cannot be shown"), "players")
         names.append(name)
     if len(names) > 12:
         raise EntryError(_("too many players"), "players")
+    seen: dict[str, str] = {}
+    for name in names:
+        if name_key(name) in seen:
+            raise EntryError(_("two players cannot both be called %(name)s: the sheet could "
+                               "not tell them apart", name=name), "players")
+        seen[name_key(name)] = name
     return names
 
 

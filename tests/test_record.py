@@ -56,7 +56,16 @@ def test_dump_then_load_gives_the_same_match_and_computed_is_ignored():
     ({"options": {"target": True}}, "option target must be a whole number"),
     ({"options": []}, "options must be a JSON object"),
     ({"players": ["Ala", "Bartek"], "options": {}}, "Black Maria is played by 3, 4, 5 or 6 players, not 2"),
-    ({"players": ["Ala", "Bar\u202etek", "Celina"]}, "a character that cannot be shown"),
+    ({"players": ["Ala", "Bar\u202etek", "Celina"]}, "an invisible format character (U+202E)"),
+    ({"players": ["Ala", "Bartek\u200b", "Celina"]}, "an invisible format character (U+200B)"),
+    ({"players": ["Ala", "Bar\u00adtek", "Celina"]}, "an invisible format character (U+00AD)"),
+    ({"players": ["Ala", "\u200b", "Celina"]}, "an invisible format character (U+200B)"),
+    ({"players": ["Ala", "Bar\u0007tek", "Celina"]}, "a control character (U+0007)"),
+    ({"players": ["Ala", "\u0301\u0302", "Celina"]}, "a player name needs a letter, a digit"),
+    ({"players": ["Ala", "\U000f0000", "Celina"]}, "a character that cannot be shown (U+F0000)"),
+    ({"players": ["Ala", " ala ", "Celina"]}, "two players cannot both be called ala"),
+    ({"players": ["Zoé", "Zoe\u0301", "Celina"]}, "two players cannot both be called Zoe\u0301"),
+    ({"options": None}, "options must be a JSON object"),
     ({"players": ["Ala", "", "Celina"]}, "a player name is empty"),
     ({"players": ["Ala", "B" * 41, "Celina"]}, "at most 40 characters"),
     ({"players": ["Ala", "B" * 10_000, "Celina"]}, "at most 40 characters"),
@@ -81,9 +90,12 @@ def test_names_in_any_script_and_trimmed():
     names = ["Łucja", "Юлия", " Čeněk  "]
     m, _ = load({**EXAMPLE, "players": names, "options": {}})
     assert m.players == ["Łucja", "Юлия", "Čeněk"]
-    # a zero-width non-joiner belongs in Persian names; two players may share a name
-    m, _ = load({**EXAMPLE, "players": ["می\u200cخواهم", "Ala", "Ala"], "options": {}})
-    assert m.players[0] == "می\u200cخواهم" and m.players[1:] == ["Ala", "Ala"]
+    # tabs and line breaks inside a name become one space
+    m, _ = load({**EXAMPLE, "players": ["Ala\tMaria", "Bartek\n", "Ce  lina"], "options": {}})
+    assert m.players == ["Ala Maria", "Bartek", "Ce lina"]
+    # RECORD.md: no format characters at all, the zero-width non-joiner included
+    with pytest.raises(RecordError, match="U\\+200C"):
+        load({**EXAMPLE, "players": ["می\u200cخواهم", "Ala", "Bartek"], "options": {}})
 
 
 def test_unknown_top_level_keys_are_ignored_and_options_default():

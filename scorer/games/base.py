@@ -301,9 +301,8 @@ class Game(ABC):
     # Options -----------------------------------------------------------
     @classmethod
     def normalize_options(cls, raw: Any, names: int) -> dict:
-        """Options of a record, defaults filled in; EntryError names a bad one."""
-        if raw is None:
-            raw = {}
+        """Options of a record, defaults filled in; EntryError names a bad one
+        (``null`` too: leave the key out to take every default)."""
         if not isinstance(raw, dict):
             raise EntryError(_("options must be a JSON object"), "options")
         known = {o.key for o in cls.options} | ({"players"} if cls.players_option else set())
