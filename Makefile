@@ -27,7 +27,7 @@ chromium:
 	@command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
 run: setup
-	$(BIN)/gunicorn --workers 2 --bind $(HOST):$(PORT) --access-logfile - 'scorer:create_app()'
+	HOST=$(HOST) PORT=$(PORT) $(BIN)/gunicorn --config gunicorn.conf.py 'scorer:create_app()'
 
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)

@@ -1,12 +1,17 @@
-"""``flask --app scorer replay FILE``: a record in, its ``computed`` block out."""
+"""The command line: ``flask --app scorer replay FILE`` (a record in, its
+``computed`` block out), ``backup [FILE]`` and ``restore FILE``."""
 
 from __future__ import annotations
 
 import json
 import sys
 
-import click
+from pathlib import Path
 
+import click
+from flask import current_app
+
+from . import backup as backups
 from .i18n import _
 from .record import RecordError, load, read_json
 
@@ -17,6 +22,9 @@ def replay_text(text: str) -> dict:
 
 
 def register_cli(app) -> None:
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
+
     @app.cli.command("replay")
     @click.argument("file")
     def replay(file):
@@ -40,3 +48,38 @@ def register_cli(app) -> None:
             click.echo(_("cannot replay this record: %(why)s", why=type(e).__name__), err=True)
             sys.exit(1)
         click.echo(json.dumps(computed, ensure_ascii=False))
+
+
+def backup_folder() -> Path:
+    return Path(current_app.instance_path) / "backups"
+
+
+@click.command("backup")
+@click.argument("file", required=False)
+def backup_command(file):
+    """Write a consistent copy of the database (default: instance/backups/scorer-<time>.db),
+    safe while the app serves."""
+    target = Path(file) if file else backup_folder() / f"scorer-{backups.stamp()}.db"
+    try:
+        made = backups.backup(current_app.config["DATABASE"], target)
+    except Exception as e:  # one line, exit 1: never a traceback
+        click.echo(_("cannot back up: %(why)s", why=str(e)[:200]), err=True)
+        sys.exit(1)
+    click.echo(str(made))
+
+
+@click.command("restore")
+@click.argument("file")
+def restore_command(file):
+    """Check a copy (integrity, schema) and put it in place of the database; the
+    database as it was is kept in instance/backups/ first."""
+    try:
+        kept = backups.restore(current_app.config["DATABASE"], file, backup_folder())
+    except backups.BackupError as e:
+        click.echo(_("nothing restored: %(why)s", why=e.message), err=True)
+        sys.exit(1)
+    except Exception as e:
+        click.echo(_("nothing restored: %(why)s", why=str(e)[:200]), err=True)
+        sys.exit(1)
+    click.echo(_("restored from %(file)s; the database as it was is kept in %(kept)s",
+                 file=file, kept=str(kept)))

@@ -1,0 +1,42 @@
+"""gunicorn's settings for `make run`.
+
+- The schema is created or migrated once, in the master, before any worker
+  starts (workers then find nothing pending), so a fresh start never races.
+- A copy of the database a day is kept in instance/backups/ (the last 7): at
+  start, then checked every hour by a thread of the master.
+- The control socket lives in instance/ (gunicorn 27 would put it in one
+  fixed place per user, shared by every server that user runs).
+- Responses say `Server: Scorer`, not which server software and version.
+"""
+
+import os
+import threading
+from pathlib import Path
+
+import gunicorn.http.wsgi
+
+instance = Path(os.environ.get("SCORER_INSTANCE") or Path(__file__).parent / "instance")
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
+workers = int(os.environ.get("WORKERS", "2"))
+accesslog = "-"
+control_socket = str(instance / "gunicorn.ctl")
+gunicorn.http.wsgi.SERVER = "Scorer"
+
+
+def keep_daily_copies(database: str, folder: Path) -> None:
+    from scorer.backup import daily
+
+    while True:
+        try:
+            daily(database, folder)
+        except Exception as e:  # a failed copy must not stop the server; it is said
+            print(f"scorer: daily backup failed: {e}", flush=True)
+        threading.Event().wait(3600)
+
+
+def on_starting(server):
+    from scorer import create_app
+
+    app = create_app()  # migrates the schema, once, before the workers fork
+    threading.Thread(target=keep_daily_copies, daemon=True, name="daily-backup",
+                     args=(app.config["DATABASE"], Path(app.instance_path) / "backups")).start()

@@ -1,0 +1,117 @@
+"""Copies of the database: taken while the app serves, checked before a restore.
+
+One SQLite file holds every evening ever played, so `make run` keeps a copy a
+day (the last :data:`KEEP`) in ``instance/backups/``, and
+``flask --app scorer backup`` / ``restore`` do it by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from datetime import datetime, timezone
+from pathlib import Path
+
+from . import schema, store
+from .i18n import _
+
+KEEP = 7  # daily copies kept
+TABLES = {"matches", "deals", "events"}
+
+
+class BackupError(Exception):
+    def __init__(self, message: str):
+        super().__init__(message)
+        self.message = message
+
+
+def stamp() -> str:
+    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+
+
+def backup(database: str | os.PathLike, target: str | os.PathLike) -> Path:
+    """A consistent copy of ``database`` written to ``target`` while others may be
+    writing (``VACUUM INTO`` reads one snapshot), put in place whole."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(target.name + ".partial")
+    partial.unlink(missing_ok=True)
+    conn = sqlite3.connect(database, timeout=30)
+    try:
+        conn.execute("VACUUM INTO ?", [str(partial)])
+    finally:
+        conn.close()
+    os.replace(partial, target)
+    return target
+
+
+def check(path: str | os.PathLike) -> list[str]:
+    """Is ``path`` a Scorer database this code can take? Its migrations, in
+    order; BackupError says why not (not SQLite, damaged, not Scorer's, or from
+    a newer Scorer)."""
+    if not Path(path).is_file():
+        raise BackupError(_("%(file)s: no such file", file=str(path)))
+    try:
+        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        try:
+            result = [row[0] for row in conn.execute("PRAGMA integrity_check")]
+            tables = {row[0] for row in conn.execute(
+                "select name from sqlite_master where type = 'table'")}
+            migrations = [row[0] for row in conn.execute(
+                "select name from _sqlite_migrations where migration_set = 'scorer' "
+                "order by id")] if "_sqlite_migrations" in tables else []
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        raise BackupError(_("%(file)s is not a database Scorer can read: %(why)s",
+                            file=str(path), why=str(e))) from None
+    if result != ["ok"]:
+        raise BackupError(_("%(file)s is damaged: %(why)s", file=str(path),
+                            why="; ".join(result[:3])))
+    if not TABLES <= tables:
+        raise BackupError(_("%(file)s is not a Scorer database", file=str(path)))
+    unknown = [m for m in migrations if m not in schema.names()]
+    if unknown:
+        raise BackupError(_("%(file)s was written by a newer Scorer (schema %(names)s)",
+                            file=str(path), names=", ".join(unknown)))
+    return migrations or [schema.names()[0]]
+
+
+def restore(database: str | os.PathLike, source: str | os.PathLike,
+            folder: str | os.PathLike) -> Path:
+    """Replace the database's content with ``source`` after checking it; what it
+    held before is kept in ``folder`` first. Returns that copy's path. The copy
+    goes through SQLite's backup API, so a server that is running sees either
+    the old content or the new, never half of each; the schema is then brought
+    up to date."""
+    check(source)
+    kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
+    src = sqlite3.connect(f"file:{Path(source).resolve()}?mode=ro", uri=True)
+    dst = sqlite3.connect(database, timeout=30)
+    try:
+        src.backup(dst)
+    finally:
+        src.close()
+        dst.close()
+    db = store.connect(str(database))
+    try:
+        schema.migrate(db)
+    finally:
+        db.close()
+    return kept
+
+
+def daily(database: str | os.PathLike, folder: str | os.PathLike, keep: int = KEEP) -> Path | None:
+    """Today's copy in ``folder`` unless there is one already; only the last
+    ``keep`` daily copies stay. Returns the new copy's path, or None."""
+    folder = Path(folder)
+    if not Path(database).exists():
+        return None
+    today = folder / f"scorer-{datetime.now(timezone.utc):%Y-%m-%d}.db"
+    made = None
+    if not today.exists():
+        made = backup(database, today)
+    copies = sorted(folder.glob("scorer-????-??-??.db"))
+    for old in copies[:-keep]:
+        old.unlink(missing_ok=True)
+    return made

@@ -1,0 +1,321 @@
+"""Two phones, one match: stale pages, repeats and races, through real requests.
+
+The race tests start a threaded server on a free port and send each pair of
+writes from two threads released together, 50 times a pair, through the pages'
+forms and through the API. Whatever the interleaving: no 5xx, at least one of
+the two is accepted, and the deals stored at the end are what some serial
+order of the accepted writes gives (the refused ones change nothing).
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+
+import secrets
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorer import create_app, store
+
+D = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+X = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
+E = {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}
+F = {"hearts": [1, 2, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 0}}
+TRIALS = 50
+
+
+# --- two phones against a real server -----------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("races")
+    app = create_app({"DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "races",
+                      "WTF_CSRF_ENABLED": False})
+    srv = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    yield Server(f"http://127.0.0.1:{srv.server_port}", app)
+    srv.shutdown()
+
+
+class Server(str):
+    """The server's address, and its app (to read what a page would carry)."""
+
+    def __new__(cls, url: str, app):
+        self = super().__new__(cls, url)
+        self.app = app
+        return self
+
+
+def page_marks(server, mid: int, number: int | None = None) -> tuple[str, str]:
+    """What a deal page (or a delete button) drawn now carries: (mark, key); the
+    same as reading it off the page (tests/test_web.py does), without the page."""
+    with server.app.app_context():
+        stored = store.get(store.get_db(), mid)
+    mark = stored.next_mark() if number is None else stored.deal_mark(number)
+    return mark, secrets.token_urlsafe(12)
+
+
+class Phone:
+    """A browser of sorts, without JavaScript. A form's answer is a redirect that
+    flashes what was done: ``send`` gives the flashed words in place of the page
+    it would lead to (read from the session cookie: one request, not two)."""
+
+    def __init__(self, base):
+        self.base = base
+
+    def send(self, method: str, url: str, data=None, json_body=None, headers=None):
+        body, heads = None, dict(headers or {})
+        if json_body is not None:
+            body, heads["Content-Type"] = json.dumps(json_body).encode(), "application/json"
+        elif data is not None:
+            body = urllib.parse.urlencode(data).encode()
+            heads["Content-Type"] = "application/x-www-form-urlencoded"
+        request = urllib.request.Request(self.base + url, data=body, method=method,
+                                         headers=heads)
+        opener = urllib.request.build_opener(NoRedirect)
+        try:
+            with opener.open(request, timeout=30) as r:
+                return r.status, r.read().decode("utf-8"), dict(r.headers)
+        except urllib.error.HTTPError as e:
+            if e.code == 302:
+                return 302, self.flashed(e.headers.get("Set-Cookie", "")), dict(e.headers)
+            return e.code, e.read().decode("utf-8"), dict(e.headers)
+
+    def flashed(self, cookie: str) -> str:
+        value = re.search(r"session=([^;]+)", cookie)
+        if not value:
+            return ""
+        app = self.base.app
+        session = app.session_interface.get_signing_serializer(app).loads(value.group(1))
+        return " ".join(message for _c, message in session.get("_flashes", []))
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def hidden(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+
+
+def form_of(entry: dict, marks: tuple[str, str]) -> dict:
+    """A Black Maria deal form as a phone fills it in, with what its page carries."""
+    data = {f"hearts__{s}": str(h) for s, h in enumerate(entry["hearts"])}
+    data.update({f"taken_by_{c}": str(s) for c, s in entry["taken_by"].items()})
+    data.update(expect=marks[0], key=marks[1])
+    return data
+
+
+def delete_button(marks: tuple[str, str]) -> dict:
+    return {"seen": marks[0], "key": marks[1]}
+
+
+def new_match(phone: Phone, deals: list) -> int:
+    status, text, _h = phone.send("POST", "/api/matches", json_body={
+        "game": "black_maria", "players": ["Ala", "Bartek", "Celina"],
+        "options": {"end": "deals", "deals": 30}, "deals": deals})
+    assert status == 201, text
+    return json.loads(text)["id"]
+
+
+def deals_now(phone: Phone, mid: int) -> list | None:
+    status, text, _h = phone.send("GET", f"/api/matches/{mid}")
+    return None if status == 404 else json.loads(text)["deals"]
+
+
+def ids_of(server, mid: int, count: int) -> list[tuple[int, int]]:
+    """(deal id, revision) of each deal, as its edit page carries them."""
+    return [tuple(map(int, page_marks(server, mid, n)[0].split(".")))
+            for n in range(1, count + 1)]
+
+
+# --- what a serial order gives ------------------------------------------------
+# The state is a list of [deal id, revision, entry] (None once the match is
+# deleted). An op says whether it applies to a state and what it makes of it.
+
+
+def apply(state, op):
+    """The state after ``op``, or False when ``op`` could not have been accepted there."""
+    if state is None:
+        return False
+    kind, *args = op
+    state = [list(d) for d in state]
+    if kind == "add_mark":  # a new-deal page saw this many deals
+        count, entry = args
+        return state + [[None, 1, entry]] if len(state) == count else False
+    if kind == "add":
+        return state + [[None, 1, args[0]]]
+    if kind in ("edit_id", "delete_id"):
+        deal_id, rev = args[0], args[1]
+        at = [i for i, d in enumerate(state) if d[0] == deal_id and d[1] == rev]
+        if not at:
+            return False
+        if kind == "delete_id":
+            return state[:at[0]] + state[at[0] + 1:]
+        state[at[0]][1:] = [rev + 1, args[2]]
+        return state
+    if kind in ("edit_n", "delete_n"):
+        n = args[0]
+        if not 1 <= n <= len(state):
+            return False
+        if kind == "delete_n":
+            return state[:n - 1] + state[n:]
+        state[n - 1][1:] = [state[n - 1][1] + 1, args[1]]
+        return state
+    if kind == "delete_match":
+        return None
+    raise AssertionError(kind)
+
+
+def serial_outcomes(start, accepted) -> list:
+    """The deals at the end of every serial order in which all accepted ops apply."""
+    outcomes = []
+    for order in itertools.permutations(accepted):
+        state = start
+        for op in order:
+            state = apply(state, op)
+            if state is False:
+                break
+        if state is not False:
+            outcomes.append(None if state is None else [d[2] for d in state])
+    return outcomes
+
+
+def race(*calls):
+    """Run the calls at the same moment from threads; their answers, in order."""
+    barrier = threading.Barrier(len(calls))
+    results = [None] * len(calls)
+
+    def run(i, call):
+        barrier.wait()
+        results[i] = call()
+
+    threads = [threading.Thread(target=run, args=(i, c)) for i, c in enumerate(calls)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return results
+
+
+def check_trial(phone, mid, start, ops, answers):
+    """No 5xx; one at least accepted; the end is a serial order of the accepted."""
+    for status, text, _h in answers:
+        assert status < 500, text[:300]
+    accepted = [op for op, (ok, _a) in zip(ops, [(accepted_(a), a) for a in answers]) if ok]
+    assert accepted, [a[:2] for a in answers]
+    outcomes = serial_outcomes(start, accepted)
+    assert deals_now(phone, mid) in outcomes, (accepted, [a[:2] for a in answers])
+
+
+def accepted_(answer) -> bool:
+    status, text, _h = answer
+    if status == 302:  # a form: what it flashed says what was done
+        assert re.search(r"saved|deleted|changed", text), text
+        return not text.startswith("Nothing")
+    return status in (200, 201)
+
+
+# --- the races ------------------------------------------------------------------
+
+
+def test_forms_race_every_pair_of_writes(server):
+    a, b = Phone(server), Phone(server)
+    for trial in range(TRIALS):
+        # add / add: both pages opened on the new deal 4
+        mid = new_match(a, [D, D, X])
+        ids = ids_of(server, mid, 3)
+        start = [[i, r, e] for (i, r), e in zip(ids, [D, D, X])]
+        pa, pb = page_marks(server, mid), page_marks(server, mid)
+        answers = race(lambda: a.send("POST", f"/m/{mid}/deal", form_of(E, pa)),
+                       lambda: b.send("POST", f"/m/{mid}/deal", form_of(F, pb)))
+        check_trial(a, mid, start, [("add_mark", 3, E), ("add_mark", 3, F)], answers)
+
+        # edit / delete of deal 1, two identical deals in front
+        mid = new_match(a, [D, D, X])
+        (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
+        start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
+        pa, pb = page_marks(server, mid, 1), page_marks(server, mid, 1)
+        answers = race(lambda: a.send("POST", f"/m/{mid}/deal/1", form_of(E, pa)),
+                       lambda: b.send("POST", f"/m/{mid}/deal/1/delete", delete_button(pb)))
+        check_trial(a, mid, start, [("edit_id", i1, r1, E), ("delete_id", i1, r1)], answers)
+
+        # delete / delete of deal 1 (pages opened on the same deal)
+        mid = new_match(a, [D, D, X])
+        (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
+        start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
+        pa, pb = page_marks(server, mid, 1), page_marks(server, mid, 1)
+        answers = race(lambda: a.send("POST", f"/m/{mid}/deal/1/delete", delete_button(pa)),
+                       lambda: b.send("POST", f"/m/{mid}/deal/1/delete", delete_button(pb)))
+        check_trial(a, mid, start, [("delete_id", i1, r1), ("delete_id", i1, r1)], answers)
+
+        # delete the match / add a deal
+        mid = new_match(a, [D])
+        (i1, r1), = ids_of(server, mid, 1)
+        pb = page_marks(server, mid)
+        answers = race(lambda: a.send("POST", f"/m/{mid}/delete", {}),
+                       lambda: b.send("POST", f"/m/{mid}/deal", form_of(E, pb)))
+        assert all(s < 500 for s, _t, _h in answers)
+        accepted = [("delete_match",)]  # deleting a match that exists always succeeds
+        if accepted_(answers[1]):
+            accepted.append(("add_mark", 1, E))
+        assert deals_now(a, mid) in serial_outcomes([[i1, r1, D]], accepted), trial
+
+
+def test_api_races_every_pair_of_writes(server):
+    a = Phone(server)
+    for trial in range(TRIALS):
+        # add / add without preconditions: both stored, in some order
+        mid = new_match(a, [D, D, X])
+        start = [[None, 1, e] for e in (D, D, X)]
+        answers = race(lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=E),
+                       lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=F))
+        check_trial(a, mid, start, [("add", E), ("add", F)], answers)
+
+        # add / add with the same If-Match: one stored, the other 412
+        mid = new_match(a, [D, D, X])
+        etag = a.send("GET", f"/api/matches/{mid}")[2]["ETag"]
+        answers = race(*[lambda e=e: a.send("POST", f"/api/matches/{mid}/deals", json_body=e,
+                                            headers={"If-Match": etag}) for e in (E, F)])
+        assert sorted(s for s, _t, _h in answers) == [201, 412], answers
+        check_trial(a, mid, start, [("add_mark", 3, E), ("add_mark", 3, F)], answers)
+
+        # edit / delete of deal 1 by number
+        mid = new_match(a, [D, D, X])
+        answers = race(lambda: a.send("PUT", f"/api/matches/{mid}/deals/1", json_body=E),
+                       lambda: a.send("DELETE", f"/api/matches/{mid}/deals/1"))
+        check_trial(a, mid, start, [("edit_n", 1, E), ("delete_n", 1)], answers)
+
+        # delete / delete of the last deal
+        mid = new_match(a, [D, D, X])
+        answers = race(lambda: a.send("DELETE", f"/api/matches/{mid}/deals/3"),
+                       lambda: a.send("DELETE", f"/api/matches/{mid}/deals/3"))
+        check_trial(a, mid, start, [("delete_n", 3), ("delete_n", 3)], answers)
+
+        # delete the match / add a deal
+        mid = new_match(a, [D])
+        answers = race(lambda: a.send("DELETE", f"/api/matches/{mid}"),
+                       lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=E))
+        check_trial(a, mid, [[None, 1, D]], [("delete_match",), ("add", E)], answers)
+
+
+def test_the_same_deal_posted_by_four_clients_with_one_key_is_stored_once(server):
+    a = Phone(server)
+    for trial in range(10):
+        mid = new_match(a, [D])
+        key = {"Idempotency-Key": f"deal-2-{trial}"}
+        answers = race(*[lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=E,
+                                        headers=key) for _ in range(4)])
+        assert [s for s, _t, _h in answers] == [201] * 4
+        assert len({t for _s, t, _h in answers}) == 1  # the same answer, four times
+        assert deals_now(a, mid) == [D, E]
