@@ -195,24 +195,50 @@ def test_leads_and_dealers_standard_two_players_two_rounds():
 
 
 def test_leads_and_dealers_seed001_three_players_two_rounds():
-    # RULES.md read to the letter: every round's deal 1 is led by the game's first
-    # leader B; deal 2 by the eldest; the next round is dealt by whoever led deal 1.
-    # Round 1: dealer A; B, B (eldest), C (left of B), C.
-    # Round 2: dealer B; B (fixed), C (eldest), A (left of C), A. Round 3: dealer B, B leads.
+    # RULES.md: under seed001 the deal never moves; every round is led eldest, eldest,
+    # the eldest's left-hand neighbour, the same again.
+    # Dealer A every round; eldest B leads deals 1 and 2, C (left of B) deals 3 and 4.
     got = dealers_and_leaders(neutral_round(3) + neutral_round(3), options={"variant": "seed001"})
     assert got == [(A, B), (A, B), (A, C), (A, C),
-                   (B, B), (B, C), (B, A), (B, A),
-                   (B, B)]
+                   (A, B), (A, B), (A, C), (A, C),
+                   (A, B)]
+
+
+def test_leads_and_dealers_seed001_first_dealer_c():
+    # Dealer C every round; eldest A leads deals 1 and 2, B deals 3 and 4.
+    got = dealers_and_leaders(neutral_round(3) * 3, options={"variant": "seed001"},
+                              first_dealer=C)
+    assert got == [(C, A), (C, A), (C, B), (C, B)] * 3
 
 
 def test_leads_and_dealers_seed001_two_players_two_rounds():
-    # Round 1: dealer A; B, B, A (left of B), A. Round 2: dealer B; B (fixed), A (eldest),
-    # B (left of A), B. Round 3: dealer B, B leads.
+    # Dealer A every round; eldest B leads deals 1 and 2, A (left of B) deals 3 and 4.
     got = dealers_and_leaders(neutral_round(2) + neutral_round(2), names=NAMES2,
                               options={"variant": "seed001"})
     assert got == [(A, B), (A, B), (A, A), (A, A),
-                   (B, B), (B, A), (B, B), (B, B),
-                   (B, B)]
+                   (A, B), (A, B), (A, A), (A, A),
+                   (A, B)]
+
+
+def led_by(leader: int, n: int = 3) -> dict:
+    """A deal played as 12 tricks, each three cards of one suit, the leader playing
+    the highest each time: the leader takes every trick and leads them all."""
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+    tricks = []
+    for suit in "SCH":
+        for k in range(0, 12, 3):
+            tricks.append([[(leader + i) % n, ranks[k + i] + suit] for i in range(n)])
+    return {"play": {"tricks": tricks}}
+
+
+def test_seed001_deal_six_is_led_by_deal_five_s_leader():
+    # seed001, dealer A throughout: deal 5 (round 2, deal 1) and deal 6 (deal 2) are both
+    # led by the eldest, B. B takes all 12 tricks of deal 6 and all 12 hearts in them:
+    # +4 a heart → 48; nobody declared deal 2 (round 2 all declared 1).
+    deals = neutral_round(3) + neutral_round(3)[:1] + [led_by(B)]
+    assert per_deal(deals, options={"variant": "seed001"})[5] == [0, 48, 0]
+    # the standard game: round 2 is dealt by B (who led deal 1 of round 1), so C leads
+    assert refused(deals) == "deal 6: trick 1 is led by Bartek, but Celina leads"
 
 
 def test_plan_title_trump_and_fields():

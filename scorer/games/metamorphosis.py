@@ -2,7 +2,7 @@
 scoring, a declared deal worth +10, and no reshuffle inside a round
 (RULES.md; seeds 000 and 003 for the default, seed 001 for the variant).
 
-The four deals are data (``DEALS``). Because the cards a player took are that
+The four deals of each variant are data (``VARIANTS``). Because the cards a player took are that
 player's next hand, the app also tells the table how to get every hand back
 to 12 before each deal: :meth:`Metamorphosis.card_flow` gives the steps as
 data, and the plan's notes say them in words. The engine (``scorer.engine``)
@@ -33,13 +33,22 @@ class DealRule:
     points: int  # per card counted
 
 
-DEALS: dict[str, tuple[DealRule, ...]] = {
-    # seeds 000 and 003
-    "standard": (DealRule(None, "clubs", -4), DealRule("D", "hearts", 3),
-                 DealRule(None, "cards", -1), DealRule(None, "spades", 4)),
-    # seed 001: deal 2 +4 a heart, deal 4 -4 a spade
-    "seed001": (DealRule(None, "clubs", -4), DealRule("D", "hearts", 4),
-                DealRule(None, "cards", -1), DealRule(None, "spades", -4)),
+@dataclass(frozen=True)
+class Variant:
+    deals: tuple[DealRule, ...]  # the round's four deals, in order
+    deal_moves: bool  # True: the next round is dealt by whoever led deal 1 of the round before
+
+
+VARIANTS: dict[str, Variant] = {
+    # Mendelev's encyclopedia and the Polish book: the deal moves one seat left each round
+    "standard": Variant((DealRule(None, "clubs", -4), DealRule("D", "hearts", 3),
+                         DealRule(None, "cards", -1), DealRule(None, "spades", 4)),
+                        deal_moves=True),
+    # the short Russian summary: deal 2 +4 a heart, deal 4 -4 a spade; the deal never
+    # moves ("the fifth deal is led by whoever led the first")
+    "seed001": Variant((DealRule(None, "clubs", -4), DealRule("D", "hearts", 4),
+                        DealRule(None, "cards", -1), DealRule(None, "spades", -4)),
+                       deal_moves=False),
 }
 COUNTED_FIELDS = ("clubs", "hearts", "spades")
 COUNTED_SUITS = {"clubs": "C", "hearts": "H", "spades": "S"}
@@ -140,7 +149,7 @@ class Metamorphosis(Game):
 
     @property
     def deals(self) -> tuple[DealRule, ...]:
-        return DEALS[self.variant]
+        return VARIANTS[self.variant].deals
 
     @property
     def rounds(self) -> int:
@@ -168,11 +177,10 @@ class Metamorphosis(Game):
         return state["dealer"]
 
     def leader(self, state: Any) -> int:
-        """RULES.md "Leads"."""
+        """RULES.md "Leads": deals 1 and 2 the eldest, deal 3 the left-hand neighbour
+        of deal 2's leader, deal 4 deal 3's leader."""
         leaders = state["leaders"]
         d = state["deal"]
-        if d == 1 and self.variant == "seed001":
-            return self.left(state["first_dealer"])  # deal 1 of the game's leader
         if d in (1, 2):
             return self.left(state["dealer"])  # the eldest
         if d == 3:
@@ -409,10 +417,10 @@ class Metamorphosis(Game):
         if state["deal"] < 4:
             new["deal"] = state["deal"] + 1
             return new
-        # the round is over: the next is dealt by the player who led its deal 1
-        # (seed 000; RULES.md keeps this rule under seed 001, which only fixes
-        # who leads each round's first deal)
-        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": leaders[0],
+        # the round is over: the next is dealt by the player who led its deal 1, or,
+        # when the deal never moves (seed001), by the game's first dealer again
+        dealer = leaders[0] if VARIANTS[self.variant].deal_moves else state["dealer"]
+        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": dealer,
                 "leaders": [], "declarations": None}
 
     # --- the engine: 12 tricks from hands of 12, the deal table's trump; between
