@@ -321,7 +321,7 @@ class Game(ABC):
                                    p=p, names=names), "players")
         if names not in cls.player_counts:
             raise EntryError(_("%(game)s is played by %(choices)s players, not %(n)s",
-                               game=cls.name, choices=_or_list(sorted(cls.player_counts)), n=names),
+                               game=cls.name, choices=or_list(sorted(cls.player_counts)), n=names),
                              "players")
         opts: dict = {"players": names}
         for o in cls.options:
@@ -495,6 +495,7 @@ class Game(ABC):
         return [i for i, v in enumerate(values) if v == target]
 
 
-def _or_list(items: list) -> str:
+def or_list(items: list) -> str:
+    """"3", "3 or 4", "3, 4, 5 or 6"."""
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " " + _("or") + " " + items[-1]
