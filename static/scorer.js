@@ -85,6 +85,19 @@
       document.querySelectorAll("input[id^=name_]").forEach(function (i) { i.addEventListener("input", rename); });
       rename();
     }
+    // New match: an option that applies only under another's value (Spot values under
+    // Spot scoring, Deals when the match ends after a number of deals) is hidden otherwise.
+    // Without JS it stays, with its condition written beside it.
+    document.querySelectorAll("fieldset[data-when]").forEach(function (fieldset) {
+      var radios = document.querySelectorAll("input[name='" + fieldset.getAttribute("data-when") + "']");
+      var want = fieldset.getAttribute("data-when-value");
+      var refresh = function () {
+        var on = Array.prototype.some.call(radios, function (r) { return r.checked && r.value === want; });
+        fieldset.hidden = !on;
+      };
+      radios.forEach(function (r) { r.addEventListener("change", refresh); });
+      refresh();
+    });
     var error = document.getElementById("error");
     if (error) error.scrollIntoView({block: "center"});
   });

@@ -18,7 +18,7 @@ def facts(page):
 
 def test_metamorphosis_round_with_declarations(page, live_server):
     start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
-    assert "Round 1 · deal 1 of 4" in facts(page) and "Bartek leads" in facts(page)
+    assert "Deal 1 (round 1, deal 1 of 4)" in facts(page) and "Bartek leads" in facts(page)
     # deal 1: declarations Ala A, Bartek 2, Celina A; tricks 3, 5, (4); clubs 3, 5, 0
     # → -12, -20, 0; Celina wins the deal she declared: +10
     enter(page)
@@ -33,7 +33,7 @@ def test_metamorphosis_round_with_declarations(page, live_server):
     assert totals(page) == [-12, -20, 10]
     text = facts(page)
     # hands 9, 15, 12: Bartek discards 3, Ala draws 3; the stock 16 → 13
-    assert "Declared: Ala deal 1, Bartek deal 2, Celina deal 1" in text
+    assert "Declarations: Ala deal 1, Bartek deal 2, Celina deal 1" in text
     assert "Bartek discards 3 cards face down." in text
     assert "Ala draws 3 cards from the stock." in text and "the stock holds 13" in text
     # deal 2 (♦ trumps, +3 a heart): tricks 2, 6, (4); hearts 2, 5, 1 → 6, 15, 3;
@@ -66,7 +66,7 @@ def test_metamorphosis_round_with_declarations(page, live_server):
     save(page)
     assert totals(page) == [-17, 4, 25]
     # round 2: whoever led deal 1 of round 1 (Bartek) deals
-    assert "Round 2 · deal 1 of 4" in facts(page) and "Bartek shuffles" in facts(page)
+    assert "Deal 5 (round 2, deal 1 of 4)" in facts(page) and "Bartek shuffles" in facts(page)
     page.screenshot(path=str(SHOTS / "metamorphosis-phone.png"), full_page=True)
 
 

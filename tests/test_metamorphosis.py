@@ -7,6 +7,8 @@ Hypothesis, by playing its steps out on any sequence of trick counts."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -72,6 +74,8 @@ def test_worked_example_lines_note_and_tag():
     assert row.score.lines[C] == "0 clubs → 0, declared and won +10 → 10"
     assert "Celina won the deal" in row.score.note and "+10" in row.score.note
     assert row.score.tag == "R1·1"
+    # ✓ won the deal outright (Celina, who declared it too); ✗ declared it, did not win (Ala)
+    assert row.score.marks == ["✗", "", "✓"]
 
 
 def test_each_deal_of_the_round_scores_per_the_table():
@@ -195,33 +199,59 @@ def test_leads_and_dealers_standard_two_players_two_rounds():
 
 
 def test_leads_and_dealers_seed001_three_players_two_rounds():
-    # RULES.md read to the letter: every round's deal 1 is led by the game's first
-    # leader B; deal 2 by the eldest; the next round is dealt by whoever led deal 1.
-    # Round 1: dealer A; B, B (eldest), C (left of B), C.
-    # Round 2: dealer B; B (fixed), C (eldest), A (left of C), A. Round 3: dealer B, B leads.
+    # RULES.md: under seed001 the deal never moves; every round is led eldest, eldest,
+    # the eldest's left-hand neighbour, the same again.
+    # Dealer A every round; eldest B leads deals 1 and 2, C (left of B) deals 3 and 4.
     got = dealers_and_leaders(neutral_round(3) + neutral_round(3), options={"variant": "seed001"})
     assert got == [(A, B), (A, B), (A, C), (A, C),
-                   (B, B), (B, C), (B, A), (B, A),
-                   (B, B)]
+                   (A, B), (A, B), (A, C), (A, C),
+                   (A, B)]
+
+
+def test_leads_and_dealers_seed001_first_dealer_c():
+    # Dealer C every round; eldest A leads deals 1 and 2, B deals 3 and 4.
+    got = dealers_and_leaders(neutral_round(3) * 3, options={"variant": "seed001"},
+                              first_dealer=C)
+    assert got == [(C, A), (C, A), (C, B), (C, B)] * 3
 
 
 def test_leads_and_dealers_seed001_two_players_two_rounds():
-    # Round 1: dealer A; B, B, A (left of B), A. Round 2: dealer B; B (fixed), A (eldest),
-    # B (left of A), B. Round 3: dealer B, B leads.
+    # Dealer A every round; eldest B leads deals 1 and 2, A (left of B) deals 3 and 4.
     got = dealers_and_leaders(neutral_round(2) + neutral_round(2), names=NAMES2,
                               options={"variant": "seed001"})
     assert got == [(A, B), (A, B), (A, A), (A, A),
-                   (B, B), (B, A), (B, B), (B, B),
-                   (B, B)]
+                   (A, B), (A, B), (A, A), (A, A),
+                   (A, B)]
+
+
+def led_by(leader: int, n: int = 3) -> dict:
+    """A deal played as 12 tricks, each three cards of one suit, the leader playing
+    the highest each time: the leader takes every trick and leads them all."""
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"]
+    tricks = []
+    for suit in "SCH":
+        for k in range(0, 12, 3):
+            tricks.append([[(leader + i) % n, ranks[k + i] + suit] for i in range(n)])
+    return {"play": {"tricks": tricks}}
+
+
+def test_seed001_deal_six_is_led_by_deal_five_s_leader():
+    # seed001, dealer A throughout: deal 5 (round 2, deal 1) and deal 6 (deal 2) are both
+    # led by the eldest, B. B takes all 12 tricks of deal 6 and all 12 hearts in them:
+    # +4 a heart → 48; nobody declared deal 2 (round 2 all declared 1).
+    deals = neutral_round(3) + neutral_round(3)[:1] + [led_by(B)]
+    assert per_deal(deals, options={"variant": "seed001"})[5] == [0, 48, 0]
+    # the standard game: round 2 is dealt by B (who led deal 1 of round 1), so C leads
+    assert refused(deals) == "deal 6: trick 1 is led by Bartek, but Celina leads"
 
 
 def test_plan_title_trump_and_fields():
     st_ = standings(neutral_round(3) + neutral_round(3)[:2])
     plans = [row.plan for row in st_.rows] + [st_.next]
-    assert plans[0].title == "Round 1 · deal 1 of 4: no trumps, -4 for every club taken"
-    assert plans[1].title == "Round 1 · deal 2 of 4: diamonds trumps, +3 for every heart taken"
-    assert plans[6].title == "Round 2 · deal 3 of 4: no trumps, -1 for every card taken"
-    assert plans[3].title == "Round 1 · deal 4 of 4: no trumps, +4 for every spade taken"
+    assert plans[0].title == "Deal 1 (round 1, deal 1 of 4): no trumps, -4 for every club taken"
+    assert plans[1].title == "Deal 2 (round 1, deal 2 of 4): diamonds trumps, +3 for every heart taken"
+    assert plans[6].title == "Deal 7 (round 2, deal 3 of 4): no trumps, -1 for every card taken"
+    assert plans[3].title == "Deal 4 (round 1, deal 4 of 4): no trumps, +4 for every spade taken"
     assert [p.trump for p in plans[:4]] == [None, "D", None, None]
     assert [f.name for f in plans[0].fields] == ["declarations", "tricks", "clubs"]
     assert [f.name for f in plans[1].fields] == ["tricks", "hearts"]
@@ -235,17 +265,17 @@ def test_plan_title_trump_and_fields():
     assert not plans[0].fields[2].optional
     seed = standings([], options={"variant": "seed001"}).next
     assert standings(neutral_round(3)[:1], options={"variant": "seed001"}).next.title == \
-        "Round 1 · deal 2 of 4: diamonds trumps, +4 for every heart taken"
+        "Deal 2 (round 1, deal 2 of 4): diamonds trumps, +4 for every heart taken"
     assert seed.trump is None
 
 
 def test_declarations_shown_once_made():
     deals = [{"declarations": [2, 4, 2], "tricks": EVEN3, "clubs": [0, 0, 0]}]
-    assert not any("Declared" in n for n in standings([]).next.notes)
-    assert "Declared: Ala deal 2, Bartek deal 4, Celina deal 2" in standings(deals).next.notes
+    assert not any(n.startswith("Declarations:") for n in standings([]).next.notes)
+    assert "Declarations: Ala deal 2, Bartek deal 4, Celina deal 2" in standings(deals).next.notes
     # a new round: the old declarations are gone
     nxt = standings(neutral_round(3)).next
-    assert not any(n.startswith("Declared") for n in nxt.notes)
+    assert not any(n.startswith("Declarations:") for n in nxt.notes)
 
 
 # --- the end ------------------------------------------------------------------------
@@ -300,7 +330,7 @@ DEAL1 = {"declarations": [1, 2, 3], "tricks": EVEN3, "clubs": [0, 0, 0]}
     ([DEAL1, {"declarations": [1, 2, 3], "tricks": EVEN3, "hearts": [0, 0, 0]}],
      "deal 2: declarations are made once a round, with its first deal; "
      "this is deal 2 of the round"),
-    ([{**DEAL1, "declarations": [1, 5, 3]}], "Bartek's declared deal must be between 1 and 4"),
+    ([{**DEAL1, "declarations": [1, 5, 3]}], "Bartek's declaration must be between 1 and 4"),
     ([{**DEAL1, "declarations": [1, 2]}], "declarations needs one deal (1 to 4) per player (3)"),
     ([{**DEAL1, "tricks": [4, 4, 3]}], "deal 1: tricks add up to 11, but 12 are in play"),
     ([{**DEAL1, "tricks": [1, 5, 6], "clubs": [4, 0, 0]}],
@@ -399,6 +429,11 @@ def test_flow_deal_two_chain_through_a_full_hand():
     # hands 6, 12, 18: x_A = 6 + x_C, x_B = 0 + x_A, x_C = -6 + x_B → x_C = 0, x_A = x_B = 6:
     # B (holding 12) takes 6 from C, then A takes 6 from B
     assert g.card_flow(state).steps == [(B, "take", 6, C), (A, "take", 6, B)]
+    notes = g.plan(state).notes
+    assert notes.index("Bartek takes 6 cards from the hand of Celina.") < \
+        notes.index("Ala takes 6 cards from the hand of Bartek.") < \
+        notes.index("The cards are taken blind: the giver holds their hand face down and the "
+                    "taker draws without seeing it.")
 
 
 def test_flow_deal_two_chain_two_players():
@@ -415,6 +450,7 @@ def test_flow_nothing_to_do_when_everyone_took_four_tricks():
     flow = g.card_flow(state)
     assert flow.steps == [] and flow.stock == 16
     assert "Everyone holds 12: nothing to exchange." in g.plan(state).notes
+    assert not any("blind" in note for note in g.plan(state).notes)
 
 
 def test_flow_stock_refill_from_the_discards():
@@ -546,15 +582,19 @@ def test_describe_in_words():
                      {"tricks": [0, 6, 6], "hearts": [0, 1, 2]}, {"tricks": [1, 2, 9]}])
     assert st_.rows[0].words == ("Ala 4 tricks, 3 clubs; Bartek 4 tricks, 5 clubs; "
                                  "Celina 4 tricks, 0 clubs; "
-                                 "Declared: Ala deal 2, Bartek deal 4, Celina deal 1")
+                                 "Declarations: Ala deal 2, Bartek deal 4, Celina deal 1")
     assert st_.rows[2].words == "Ala 1 trick, 3 cards; Bartek 2 tricks, 6 cards; " \
                                 "Celina 9 tricks, 27 cards"
 
 
 def test_rules_page_names_sources(client):
-    page = client.get("/rules/metamorphosis").get_data(as_text=True)
-    assert "Metamorphosis" in page and "Seed 001" in page and "House rule" in page
-    assert "Seeds 000 and 003" in page
+    page = html.unescape(client.get("/rules/metamorphosis").get_data(as_text=True))
+    assert "Metamorphosis" in page and "The short Russian summary" in page
+    assert "House rule" in page and "Mendelev's encyclopedia and the Polish card-game book" in page
+    # RULES.md: under the short Russian summary the deal never moves
+    assert "The deal never moves: the game's first dealer deals every round." in page
+    # cards taken from a neighbour's hand are taken blind
+    assert "These cards are taken blind" in page
 
 
 def test_deal_form_takes_declarations_and_counts(client):
@@ -573,4 +613,4 @@ def test_deal_form_takes_declarations_and_counts(client):
     assert got["deals"] == [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}]
     assert got["computed"]["per_deal"] == [[-12, -20, 10]]  # the worked example
     page = client.get(f"/m/{mid}/deal").get_data(as_text=True)
-    assert "Declared: Ala deal 2, Bartek deal 4, Celina deal 1" in page
+    assert "Declarations: Ala deal 2, Bartek deal 4, Celina deal 1" in page

@@ -217,4 +217,4 @@ def test_a_deal_totals_4_or_under_classic_3_or_4(players, classic, data):
 
 def test_rules_page(client):
     page = client.get("/rules/slobberhannes").get_data(as_text=True)
-    assert "Seed 000" in page and "Q♣" in page and "7♠ and 7♣" in page
+    assert "The Polish card-game book" in page and "Q♣" in page and "7♠ and 7♣" in page

@@ -129,8 +129,8 @@ def test_metamorphosis_declarations_and_helper_on_the_sheet(client, app):
     page = client.get(url).get_data(as_text=True)
     # RULES.md: -12, -20, 0, and Celina declared deal 1 → +10
     assert re.findall(r'class="points">(-?\d+)<', page) == ["-12", "-20", "10"]
-    assert "Round 1 · deal 2 of 4" in page
-    assert "Declared: Ala deal 1, Bartek deal 2, Celina deal 1" in page
+    assert "Deal 2 (round 1, deal 2 of 4)" in page
+    assert "Declarations: Ala deal 1, Bartek deal 2, Celina deal 1" in page
     assert "Bartek discards 3 cards face down." in page and "Ala draws 3 cards from the stock." in page
     # declarations again on deal 2 are refused
     r = client.post(url + "/deal", data={"expect": "1", "tricks__0": "4", "tricks__1": "4",

@@ -114,6 +114,12 @@ def test_garbage_in_the_hidden_fields_changes_nothing(client, app):
     ("game=variety&contract=variety:6&cards=5H+KH+9C+3C", "3♣, card 4, wins: the lowest trump wins"),
     ("game=metamorphosis&trump=D&cards=AC+KC+2D", "2♦, card 3, wins: a trump (♦) beats"),
     ("game=hearts&trump=S&cards=2S+AS+KS", "A♠, card 2, wins: trumps (♠) were led"),
+    # the pack depends on the number of players: with 4, Black Maria keeps 2♣ (RULES.md)
+    ("game=black_maria&cards=2C+KC+AC+3C", "A♣, card 3, wins"),
+    # three cards may be three of four players' cards: 2♣ is in a four-player pack
+    ("game=black_maria&cards=3C+2C+9C", "9♣, card 3, wins"),
+    # Polignac with 5 players may take out the red sevens instead: 7♣ stays
+    ("game=polignac&cards=AC+KC+7C+8C+9C", "K♣, card 2, wins"),
 ])
 def test_who_won_this_trick(client, query, answer):
     page = client.get("/trick?" + query).get_data(as_text=True)
@@ -121,7 +127,14 @@ def test_who_won_this_trick(client, query, answer):
 
 
 @pytest.mark.parametrize("query, problem", [
-    ("game=polignac&cards=2C+KC", "2♣ is not in the pack of Polignac"),
+    ("game=polignac&cards=2C+KC", "2♣ is not in the pack of Polignac with 3, 4, 5 or 6 players"),
+    # six players: Black Maria takes out all four 2s, Hearts 2♣ 2♦ 2♠ 3♣
+    ("game=black_maria&cards=2C+KC+AC+3C+4C+5C",
+     "2♣ is not in the pack of Black Maria with 6 players"),
+    ("game=hearts&cards=3C+KC+AC+4C+5C+6C", "3♣ is not in the pack of Hearts with 6 players"),
+    # Slobberhannes with 5 or 6 takes out 7♠ and 7♣, with no other choice
+    ("game=slobberhannes&cards=7C+KC+AC+8C+9C",
+     "7♣ is not in the pack of Slobberhannes with 5 or 6 players"),
     ("game=hearts&cards=ZZ+KC", "ZZ is not a card"),
     ("game=hearts&cards=KC+KC", "A card appears twice"),
     ("game=hearts&cards=KC", "A trick of Hearts has 2 to 6 cards"),

@@ -51,6 +51,7 @@ class Option:
     choice_labels: tuple = ()
     low: int = 1
     high: int = 10_000
+    when: tuple[str, str] | None = None  # (option, value): it applies only then
 
     def default_for(self, opts: dict) -> Any:
         return self.default(opts) if callable(self.default) else self.default
@@ -120,10 +121,10 @@ def end_options(target: Default, target_help: Any, target_source: Any = "",
                source=end_source, choices=("target", "deals"),
                choice_labels=(L_("At the target"), L_("After a number of deals"))),
         Option("target", "int", target, L_("Target"), target_help, source=target_source,
-               low=1, high=100_000),
+               low=1, high=100_000, when=("end", "target")),
         Option("deals", "int", lambda o: 2 * o["players"], L_("Deals"),
                deals_help or L_("How many deals, when the match ends after a number of deals."),
-               source=deals_source, low=1, high=1000),
+               source=deals_source, low=1, high=1000, when=("end", "deals")),
     )
 
 
@@ -320,7 +321,7 @@ class Game(ABC):
                                    p=p, names=names), "players")
         if names not in cls.player_counts:
             raise EntryError(_("%(game)s is played by %(choices)s players, not %(n)s",
-                               game=cls.name, choices=_or_list(sorted(cls.player_counts)), n=names),
+                               game=cls.name, choices=or_list(sorted(cls.player_counts)), n=names),
                              "players")
         opts: dict = {"players": names}
         for o in cls.options:
@@ -333,6 +334,18 @@ class Game(ABC):
     @classmethod
     def check_options(cls, opts: dict) -> None:
         """Cross-checks between options (override)."""
+
+    @classmethod
+    def option_condition(cls, option: Option) -> str:
+        """When an option applies only under another's value, that in words
+        ("Only when Scoring is “Spot”."); else ""."""
+        if option.when is None:
+            return ""
+        key, value = option.when
+        other = next(o for o in cls.options if o.key == key)
+        labels = dict(zip(other.choices, other.choice_labels or other.choices))
+        return _("Only when %(option)s is “%(choice)s”.", option=other.label,
+                 choice=labels[value])
 
     # The fold's questions (override) -------------------------------------
     def start(self, first_dealer: int) -> Any:
@@ -494,6 +507,7 @@ class Game(ABC):
         return [i for i, v in enumerate(values) if v == target]
 
 
-def _or_list(items: list) -> str:
+def or_list(items: list) -> str:
+    """"3", "3 or 4", "3, 4, 5 or 6"."""
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " " + _("or") + " " + items[-1]

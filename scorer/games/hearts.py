@@ -1,4 +1,5 @@
-"""Hearts and Black Maria: one family of penalty games (RULES.md, seeds 000, 002, 004).
+"""Hearts and Black Maria: one family of penalty games (RULES.md; the Polish card-game
+book, the Esperanto rules and the Czech rules, seeds 000, 002 and 004).
 
 What differs between the two is mostly data: the cards removed, the pass
 cycle, the penalty cards, whether a moon can be shot; Hearts alone has its
@@ -7,6 +8,7 @@ first lead (the lowest club) and its first-trick and hearts-led rules.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
@@ -35,16 +37,17 @@ def _target_default(opts: dict) -> int:
 SPOT_VALUES_OPTION = Option(
     "spot_values", "choice", "10-10-10-15", L_("Spot values"),
     L_("What J Q K A of hearts are worth under Spot scoring."),
-    source=L_("seed 002 (10-10-10-15); 11-12-13-14 a common variant"),
+    source=L_("the Esperanto rules (10-10-10-15); 11-12-13-14 a common variant"),
     choices=("10-10-10-15", "11-12-13-14"),
-    choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")))
+    choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")),
+    when=("scoring", "spot"))
 OMNIBUS_OPTION = Option(
     "omnibus", "bool", False, L_("Omnibus (J♦ -10)"),
-    L_("Whoever takes J♦ scores 10 points off."), source=L_("seed 004"))
+    L_("Whoever takes J♦ scores 10 points off."), source=L_("the Czech rules"))
 TARGET_HELP = L_("The match ends when a player reaches this total; lowest wins. "
                  "Empty: 100, or 500 under Spot.")
-TARGET_OPTION = end_options(_target_default, TARGET_HELP,
-                            L_("seeds 000, 004 (100; 500 under Spot)"))[1]
+TARGET_SOURCE = L_("the Esperanto rules (100; 500 under Spot)")
+TARGET_OPTION = replace(end_options(_target_default, TARGET_HELP, TARGET_SOURCE)[1], when=None)
 
 
 class HeartsFamily(Game):
@@ -259,19 +262,19 @@ class Hearts(HeartsFamily):
     key = "hearts"
     name = L_("Hearts")
     player_counts = (4, 3, 5, 6)
-    source = L_("Seed 004, the “Standard Hearts” column")
+    source = L_("the Czech rules of Černá Marie, their “Standard Hearts” column")
     removed = {3: ("2D",), 4: (), 5: ("2C", "2D"), 6: ("2C", "2D", "2S", "3C")}
     cycles = {3: ("left", "right", "none"), 4: ("left", "right", "across", "none"),
               5: ("left", "right", "none"), 6: ("left", "right", "across", "none")}
     options = (
         Option("moon", "choice", "others", L_("Shooting the moon"),
                L_("Taking every heart and Q♠: what the shooter's deal is worth."),
-               source=L_("seed 004"), choices=("others", "self", "off"),
+               source=L_("the Czech rules"), choices=("others", "self", "off"),
                choice_labels=(L_("Everyone else gets 26"), L_("Shooter gets -26"),
                               L_("Off: scored as taken"))),
         Option("scoring", "choice", "standard", L_("Scoring"),
                L_("Standard: a heart 1, Q♠ 13. Spot: hearts by face value, Q♠ 25."),
-               source=L_("seed 004"), choices=("standard", "spot"),
+               source=L_("the Czech rules"), choices=("standard", "spot"),
                choice_labels=(L_("Standard"), L_("Spot"))),
         SPOT_VALUES_OPTION, OMNIBUS_OPTION, TARGET_OPTION,
     )
@@ -330,24 +333,29 @@ class BlackMaria(HeartsFamily):
     key = "black_maria"
     name = L_("Black Maria")
     player_counts = (3, 4, 5, 6)
-    source = L_("Seeds 000, 002 and 004")
+    source = L_("the Polish card-game book, the Esperanto rules (from gamerules.com) and the "
+                "Czech rules of Černá Marie")
     removed = {3: ("2C",), 4: (), 5: ("2C", "2D"), 6: ("2S", "2H", "2D", "2C")}
     moon_possible = False
     options = (
         Option("scoring", "choice", "black_maria", L_("Scoring"),
-               L_("Which cards cost points."), source=L_("seeds 000, 002, 004"),
+               L_("Which cards cost points."),
+               source=L_("the Polish card-game book; Black Lady and Spot: the Esperanto rules"),
                choices=("black_maria", "black_lady", "spot"),
                choice_labels=(L_("Black Maria: heart 1, Q♠ 13, K♠ 10, A♠ 7"),
                               L_("Black Lady: heart 1, Q♠ 13 only"),
                               L_("Spot: hearts by value, Q♠ 25, K♠ 10, A♠ 7"))),
         SPOT_VALUES_OPTION, OMNIBUS_OPTION,
-        *end_options(_target_default, TARGET_HELP, L_("seeds 000, 004 (100; 500 under Spot)"),
-                     end_source=L_("seed 004"), deals_source=L_("seed 004"),
+        *end_options(_target_default, TARGET_HELP, TARGET_SOURCE,
+                     end_source=L_("the Czech rules: a number of deals is the usual table "
+                                   "practice"),
+                     deals_source=L_("the Czech rules"),
                      deals_help=L_("How many deals, when the match ends after a number of deals "
                                    "(a multiple of the number of players).")),
         Option("partnership", "bool", False, L_("Partnership (4 players)"),
                L_("Seats 1 and 3 against 2 and 4; the lower team total wins."),
-               source=L_("seed 000")),
+               source=L_("the Polish card-game book (“systemem bridżowym”: two against two, "
+                         "as in bridge)")),
     )
 
     @property

@@ -1,5 +1,5 @@
 """Knaves: three players, a point for every trick, points off for the jacks
-(RULES.md, seed 000, "Tradycyjny angielski wariant").
+(RULES.md; the Polish card-game book, seed 000, "Tradycyjny angielski wariant").
 
 The last card of the pack is turned up for trump and takes no part in play,
 so every deal has 17 tricks; when that card is a jack, the jack is out of
@@ -28,15 +28,17 @@ class Knaves(Game):
     players_option = False
     decisions = ("turn_up",)
     higher_wins = True
-    source = L_("Seed 000 (“Tradycyjny angielski wariant”)")
+    source = L_("the Polish card-game book (“Tradycyjny angielski wariant”: the traditional "
+                "English game)")
     options = (
         Option("target", "int", 20, L_("Target"),
                L_("The match ends when a player has this many points; the highest total wins."),
-               source=L_("seed 000 (20; 21 in some sources)"), low=1, high=100_000),
+               source=L_("the Polish card-game book (20; 21 in some sources)"), low=1,
+               high=100_000),
         Option("jack_values", "map", lambda o: dict(JACK_VALUES), L_("Jack values"),
                          L_("Points for taking each jack: J♥ -4, J♦ -3, J♣ -2, J♠ -1 unless "
                             "the table agrees otherwise."),
-                         source=L_("the defaults: seed 000"), choices=JACKS,
+                         source=L_("the defaults: the Polish card-game book"), choices=JACKS,
                          choice_labels=tuple(display(j) for j in JACKS), low=-100, high=100),
     )
 

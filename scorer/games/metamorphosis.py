@@ -1,8 +1,9 @@
 """Metamorphosis (Robert Abbott): rounds of four deals with different trumps and
 scoring, a declared deal worth +10, and no reshuffle inside a round
-(RULES.md; seeds 000 and 003 for the default, seed 001 for the variant).
+(RULES.md; Mendelev's encyclopedia and the Polish card-game book, seeds 003 and
+000, for the default; the short Russian summary, seed 001, for the variant).
 
-The four deals are data (``DEALS``). Because the cards a player took are that
+The four deals of each variant are data (``VARIANTS``). Because the cards a player took are that
 player's next hand, the app also tells the table how to get every hand back
 to 12 before each deal: :meth:`Metamorphosis.card_flow` gives the steps as
 data, and the plan's notes say them in words. The engine (``scorer.engine``)
@@ -33,13 +34,22 @@ class DealRule:
     points: int  # per card counted
 
 
-DEALS: dict[str, tuple[DealRule, ...]] = {
-    # seeds 000 and 003
-    "standard": (DealRule(None, "clubs", -4), DealRule("D", "hearts", 3),
-                 DealRule(None, "cards", -1), DealRule(None, "spades", 4)),
-    # seed 001: deal 2 +4 a heart, deal 4 -4 a spade
-    "seed001": (DealRule(None, "clubs", -4), DealRule("D", "hearts", 4),
-                DealRule(None, "cards", -1), DealRule(None, "spades", -4)),
+@dataclass(frozen=True)
+class Variant:
+    deals: tuple[DealRule, ...]  # the round's four deals, in order
+    deal_moves: bool  # True: the next round is dealt by whoever led deal 1 of the round before
+
+
+VARIANTS: dict[str, Variant] = {
+    # Mendelev's encyclopedia and the Polish book: the deal moves one seat left each round
+    "standard": Variant((DealRule(None, "clubs", -4), DealRule("D", "hearts", 3),
+                         DealRule(None, "cards", -1), DealRule(None, "spades", 4)),
+                        deal_moves=True),
+    # the short Russian summary: deal 2 +4 a heart, deal 4 -4 a spade; the deal never
+    # moves ("the fifth deal is led by whoever led the first")
+    "seed001": Variant((DealRule(None, "clubs", -4), DealRule("D", "hearts", 4),
+                        DealRule(None, "cards", -1), DealRule(None, "spades", -4)),
+                       deal_moves=False),
 }
 COUNTED_FIELDS = ("clubs", "hearts", "spades")
 COUNTED_SUITS = {"clubs": "C", "hearts": "H", "spades": "S"}
@@ -122,16 +132,19 @@ class Metamorphosis(Game):
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)
     higher_wins = True
-    source = L_("Seeds 000 and 003; seed 001 for the variant")
-    mark_legend = L_("★ won that deal outright · ◆ had declared it and did not win it")
+    source = L_("Mendelev's Encyclopedia of Games (Russian) and the Polish card-game book; the "
+                "variant from a short Russian summary")
+    mark_legend = L_("✓ won that deal outright · ✗ had declared that deal and did not win it "
+                     "outright")
     options = (
         Option("variant", "choice", "standard", L_("Variant"),
-               L_("Standard: deal 2 +3 a heart, deal 4 +4 a spade, the lead moves one seat "
-                  "left each round. Seed 001: deal 2 +4 a heart, deal 4 -4 a spade, and "
-                  "every round's first deal is led by the player who led the game's first."),
-               source=L_("seeds 000 and 003 (standard); seed 001 (variant)"),
+               L_("Standard: deal 2 +3 a heart, deal 4 +4 a spade, and the deal moves one "
+                  "seat left each round. The short Russian summary: deal 2 +4 a heart, deal 4 "
+                  "-4 a spade, and the first dealer deals every round."),
+               source=L_("Mendelev's encyclopedia and the Polish card-game book (standard); "
+                         "the short Russian summary"),
                choices=("standard", "seed001"),
-               choice_labels=(L_("Standard"), L_("Seed 001"))),
+               choice_labels=(L_("Standard"), L_("The short Russian summary"))),
     )
 
     @property
@@ -140,7 +153,7 @@ class Metamorphosis(Game):
 
     @property
     def deals(self) -> tuple[DealRule, ...]:
-        return DEALS[self.variant]
+        return VARIANTS[self.variant].deals
 
     @property
     def rounds(self) -> int:
@@ -168,11 +181,10 @@ class Metamorphosis(Game):
         return state["dealer"]
 
     def leader(self, state: Any) -> int:
-        """RULES.md "Leads"."""
+        """RULES.md "Leads": deals 1 and 2 the eldest, deal 3 the left-hand neighbour
+        of deal 2's leader, deal 4 deal 3's leader."""
         leaders = state["leaders"]
         d = state["deal"]
-        if d == 1 and self.variant == "seed001":
-            return self.left(state["first_dealer"])  # deal 1 of the game's leader
         if d in (1, 2):
             return self.left(state["dealer"])  # the eldest
         if d == 3:
@@ -260,6 +272,9 @@ class Metamorphosis(Game):
                 notes.append(_("%(name)s takes %(cards)s from the hand of %(giver)s.", name=who,
                                cards=counted_words("cards", step.count),
                                giver=names[step.source]))
+        if any(step.action == "take" for step in flow.steps):
+            notes.append(_("The cards are taken blind: the giver holds their hand face down "
+                           "and the taker draws without seeing it."))
         if d != 1:
             if not flow.steps:
                 notes.append(_("Everyone holds 12: nothing to exchange."))
@@ -280,11 +295,12 @@ class Metamorphosis(Game):
         notes += self.flow_notes(state, flow)
         fields = []
         if d == 1:
-            notes.append(_("Before play each player secretly picks an indicator (A, 2, 3 or "
-                           "4): the deal of this round they expect to win; reveal them "
-                           "together."))
-            fields.append(Field("choice", "declarations", _("Declared deal"),
-                                help=_("Winning it outright is worth +10."),
+            notes.append(_("Before play each player declares the deal of this round they "
+                           "expect to win: an ace (deal 1), 2, 3 or 4 laid face down; turn "
+                           "them up together."))
+            fields.append(Field("choice", "declarations", _("Declarations"),
+                                help=_("The deal of this round each player expects to win. "
+                                       "Winning it outright is worth +10."),
                                 choices=((1, _("A (deal 1)")), (2, "2"), (3, "3"), (4, "4"))))
         fields.append(Field("counts", "tricks", _("Tricks taken"), total=HAND, high=HAND))
         if rule.counted != "cards":
@@ -292,8 +308,8 @@ class Metamorphosis(Game):
                                 help=_("Not more than 13, and not more than the cards each "
                                        "player took (%(n)s a trick).", n=self.n),
                                 high=SUIT_CARDS))
-        title = _("Round %(round)s · deal %(deal)s of 4: %(rule)s", round=r, deal=d,
-                  rule=rule_words(rule))
+        title = _("Deal %(number)s (round %(round)s, deal %(deal)s of 4): %(rule)s",
+                  number=state["played"] + 1, round=r, deal=d, rule=rule_words(rule))
         return Plan(number=state["played"] + 1, dealer=state["dealer"],
                     leader=self.leader(state), trump=rule.trump, title=title, notes=notes,
                     fields=fields, dealt=d == 1,
@@ -303,7 +319,7 @@ class Metamorphosis(Game):
     def declared_words(self, decl: list[int]) -> str:
         parts = [_("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s])
                  for s in range(self.n)]
-        return _("Declared: %(list)s", list=", ".join(parts))
+        return _("Declarations: %(list)s", list=", ".join(parts))
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"declarations", "tricks", *COUNTED_FIELDS})
@@ -352,7 +368,7 @@ class Metamorphosis(Game):
             raise EntryError(_("declarations needs one deal (1 to 4) per player (%(n)s)", n=n),
                              "declarations")
         for s, v in enumerate(value):
-            whole(v, _("%(name)s's declared deal", name=self.names[s]), 1, 4)
+            whole(v, _("%(name)s's declaration", name=self.names[s]), 1, 4)
         return list(value)
 
     def base_points(self, entry: dict, rule: DealRule) -> tuple[list[int], list[int]]:
@@ -395,7 +411,7 @@ class Metamorphosis(Game):
         else:
             note = _("%(names)s tied for the deal: no winner",
                      names=", ".join(self.names[s] for s in best))
-        marks = ["★" if s == winner else ("◆" if decl[s] == d else "") for s in range(self.n)]
+        marks = ["✓" if s == winner else ("✗" if decl[s] == d else "") for s in range(self.n)]
         return Score(points, lines, note, tag=f"R{ctx['round']}·{d}", marks=marks)
 
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
@@ -409,10 +425,10 @@ class Metamorphosis(Game):
         if state["deal"] < 4:
             new["deal"] = state["deal"] + 1
             return new
-        # the round is over: the next is dealt by the player who led its deal 1
-        # (seed 000; RULES.md keeps this rule under seed 001, which only fixes
-        # who leads each round's first deal)
-        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": leaders[0],
+        # the round is over: the next is dealt by the player who led its deal 1, or,
+        # when the deal never moves (seed001), by the game's first dealer again
+        dealer = leaders[0] if VARIANTS[self.variant].deal_moves else state["dealer"]
+        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": dealer,
                 "leaders": [], "declarations": None}
 
     # --- the engine: 12 tricks from hands of 12, the deal table's trump; between

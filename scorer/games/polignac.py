@@ -1,5 +1,5 @@
 """Polignac: avoid the jacks, above all J♠, the Polignac (RULES.md; Boussac 1896
-and Wikipedia, introduced in seed 000).
+and Wikipedia, named in the Polish card-game book, seed 000).
 
 Cards rank K Q J A 10 9 8 7 in each suit. A player may declare capot (every
 trick) when the table plays that option. The French way deals and plays to the
@@ -29,7 +29,8 @@ class Polignac(Game):
     player_counts = (4, 3, 5, 6)
     decisions = ("capot",)
     higher_wins = False
-    source = L_("Introduced in seed 000; rules from Boussac (1896) and Wikipedia")
+    source = L_("named in the Polish card-game book; the rules from Boussac (1896) and "
+                "Wikipedia")
     options = (
         Option("sevens", "choice", "black", L_("Sevens taken out"),
                L_("With 3, 5 or 6 players two sevens leave the pack."),

@@ -1,5 +1,5 @@
 """Slobberhannes: avoid the first trick, the last trick and the queen of clubs
-(RULES.md, seed 000, the 8-card game).
+(RULES.md; the Polish card-game book, seed 000, the 8-card game).
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ class Slobberhannes(Game):
     name = L_("Slobberhannes")
     player_counts = (4, 3, 5, 6)
     higher_wins = False
-    source = L_("Seed 000 (the 8-card game)")
+    source = L_("the Polish card-game book (the 8-card game)")
     options = (
         Option("classic", "bool", False, L_("Classic scoring"),
                L_("Q♣ costs 1, not 2; a player who takes the first trick, the last trick "
                   "and Q♣ pays 1 more.")),
         *end_options(10, L_("The match ends when a player reaches this many penalty points; "
-                            "lowest wins."), target_source=L_("seed 000"),
-                     end_source=L_("seed 000: the target")),
+                            "lowest wins."), target_source=L_("the Polish card-game book"),
+                     end_source=L_("the Polish card-game book: the target")),
     )
 
     @property

@@ -196,22 +196,24 @@ class Variety(Game):
     players_option = False
     decisions = ("bids", "contract", "attackers")
     higher_wins = True
-    source = L_("Robert Abbott (1963), seed 003; the variant: kyhote.com")
+    source = L_("Robert Abbott (1963), as Mendelev's Encyclopedia of Games (Russian) gives it; "
+                "the variant: kyhote.com")
     mark_legend = L_("⚔ attacked in that deal")
     options = (
         Option("deals", "int", 8, L_("Deals"),
                L_("How many deals: 8 (each player deals twice), 4, or another multiple of 4."),
-               source=L_("seed 003: 8"), low=4, high=1000),
+               source=L_("Mendelev's encyclopedia: 8"), low=4, high=1000),
         Option("tie", "choice", "defenders", L_("A tie"),
                L_("When the attackers score exactly as much as the defenders: the defenders "
                   "get their +10 each as if the attackers had failed, or nobody gets a bonus."),
-               source=L_("kyhote.com (a tie is a failure); seed 003 does not say"),
+               source=L_("kyhote.com (a tie is a failure); Mendelev's encyclopedia does not "
+                         "say"),
                choices=("defenders", "nobody"),
                choice_labels=(L_("Defenders +10 each"), L_("No bonus"))),
         Option("variant", "choice", "standard", L_("Scoring table"),
                L_("kyhote.com scores type 2 at +1 a trick and type 7 at -1 a club."),
-               source=L_("seed 003; kyhote.com"), choices=("standard", "kyhote"),
-               choice_labels=(L_("Seed 003"),
+               source=L_("Mendelev's encyclopedia; kyhote.com"), choices=("standard", "kyhote"),
+               choice_labels=(L_("Mendelev's encyclopedia"),
                               L_("kyhote.com: type 2 +1 a trick, type 7 -1 a club"))),
     )
 

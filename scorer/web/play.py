@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
@@ -21,7 +22,8 @@ from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
 from .. import store
 from ..engine import deal, differences, progress, read
 from ..games import GAMES, EntryError
-from ..i18n import L_, _
+from ..games.base import or_list
+from ..i18n import L_, _, ngettext
 from ..match import DealError
 from ..record import RecordError, read_json
 from .forms import entry_from_form, form_problem, options, whole_number
@@ -317,8 +319,8 @@ def _answer(form: TrickForm) -> tuple[str | None, str | None]:
         return None, _("A trick of %(game)s has 2 to %(n)s cards.", game=cls.name, n=players)
     if len(set(trick)) != len(trick):
         return None, _("A card appears twice.")
-    rules = cls(cls.normalize_options({}, cls.player_counts[0]),
-                [str(i + 1) for i in range(cls.player_counts[0])])
+    counts = sorted(k for k in cls.player_counts if k >= len(trick))
+    rules = _rules(cls, counts[0])
     trump, lowest = (form.trump.data or None), False
     if form.contract.data:
         chosen = [(t, low) for value, _label, t, low in cls.contracts()
@@ -330,10 +332,33 @@ def _answer(form: TrickForm) -> tuple[str | None, str | None]:
         setup = rules.trick_setup(trump, lowest)
     except EntryError as e:
         return None, e.message
-    outside = [c for c in trick if c not in setup.pack]
+    pack = _packs(cls, counts)
+    outside = [c for c in trick if c not in pack]
     if outside:
-        return None, _("%(card)s is not in the pack of %(game)s.", card=display(outside[0]),
-                       game=cls.name)
+        return None, ngettext("%(card)s is not in the pack of %(game)s with %(players)s players.",
+                              "%(card)s is not in the pack of %(game)s with %(players)s players.",
+                              counts[-1], card=display(outside[0]), game=cls.name,
+                              players=or_list(counts))
+    setup = replace(setup, pack=tuple(c for c in FULL_PACK if c in pack))
     seats = list(range(len(trick)))
     winner = rules.trick_winner(list(zip(seats, trick)), setup)
     return rules.trick_reason(trick, winner, setup), None
+
+
+def _rules(cls, n: int, options: dict | None = None):
+    return cls(cls.normalize_options(options or {}, n), [str(i + 1) for i in range(n)])
+
+
+def _packs(cls, counts: list[int]) -> set[str]:
+    """Every card that some table of this game may hold with one of ``counts``
+    players: the pack depends on the number of players (RULES.md's removed cards)
+    and on options such as Polignac's sevens."""
+    cards: set[str] = set()
+    variants = [{}] + [{o.key: v} for o in cls.options if o.kind == "choice" for v in o.choices]
+    for n in counts:
+        for options in variants:
+            try:
+                cards |= set(_rules(cls, n, options).engine_pack() or FULL_PACK)
+            except EntryError:
+                continue  # a choice this number of players cannot take
+    return cards

@@ -1,0 +1,133 @@
+"""The project's own documents (docs/): every game has its section in rules.md
+naming each of its options, record.md names every game and option key, the
+glossary has its five languages, the README links them and not ../shared/,
+and the worked examples new to docs/rules.md give the figures worked out there
+by hand (the arithmetic is in rules.md and repeated in the comments)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from scorer.games import GAMES
+from scorer.record import load
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def section(text: str, title: str) -> str:
+    match = re.search(rf"^## {re.escape(title)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    assert match, f"no section ## {title}"
+    return match.group(1)
+
+
+@pytest.mark.parametrize("key", list(GAMES))
+def test_rules_md_has_a_section_per_game_naming_its_options(key):
+    game = GAMES[key]
+    text = section((DOCS / "rules.md").read_text(encoding="utf-8"), str(game.name))
+    assert "Worked example" in text and "Source" in text
+    for option in game.options:
+        assert f"*{option.label}*" in text, (key, str(option.label))
+    assert "seed 0" not in text.lower() and "seeds 0" not in text.lower()
+
+
+def test_record_md_names_every_game_and_option_key():
+    text = (DOCS / "record.md").read_text(encoding="utf-8")
+    for key, game in GAMES.items():
+        assert f"`{key}`" in text
+        for option in game.options:
+            assert f"`{option.key}`" in text, (key, option.key)
+    for part in ("## The JSON API", "## The command line", "## The CSV", "`computed`", "`play`"):
+        assert part in text
+
+
+def test_glossary_has_the_five_languages_and_the_terms():
+    text = (DOCS / "glossary.md").read_text(encoding="utf-8")
+    assert "| English | Polski | Русский | Čeština | Esperanto |" in text
+    for term in ("trick", "deal", "dealer", "eldest", "lead", "pass", "trump", "declaration",
+                 "capot", "shoot the moon", "stock", "discard", "round", "contract",
+                 "attackers", "defenders", "follow suit"):
+        assert re.search(rf"^\| \*\*{re.escape(term)}\*\* \|", text, re.M), term
+    for name in ("Czarna Maria", "Černá Marie", "Nigra Maria", "Метаморфоза", "Metamorfozy"):
+        assert name in text
+
+
+def test_readme_links_the_docs_not_the_shared_folder():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "../shared" not in text
+    for doc in ("docs/rules.md", "docs/record.md", "docs/glossary.md"):
+        assert f"({doc})" in text
+    for doc in ("rules.md", "record.md", "glossary.md"):
+        assert (DOCS / doc).exists()
+
+
+# --- the worked examples of docs/rules.md ---------------------------------------------
+
+NAMES = ["Ala", "Bartek", "Celina", "Darek"]
+HEARTS = [r + "H" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+
+
+def per_deal(game, deals, players=4, options=None):
+    record = {"format": "scorer-record", "version": 1, "game": game, "players": NAMES[:players],
+              "first_dealer": 0, "deals": deals, "options": options or {}}
+    return load(record)[1].computed()["per_deal"]
+
+
+def test_hearts_plain_deal():
+    # A 3 hearts; B 5 hearts + Q♠ = 18; C 5; D 0: 26 in all
+    assert per_deal("hearts", [{"hearts": [3, 5, 5, 0], "taken_by": {"QS": 1}}]) == \
+        [[3, 18, 5, 0]]
+
+
+def test_hearts_spot_moon():
+    # spot hearts 54 + 10 + 10 + 10 + 15 = 99, with Q♠ 25: 124
+    moon = {"heart_cards": [HEARTS, [], [], []], "taken_by": {"QS": 0}}
+    assert per_deal("hearts", [moon], options={"scoring": "spot"}) == [[0, 124, 124, 124]]
+    # the shooter -124, and J♦ -10 after the moon: -134
+    moon = {**moon, "taken_by": {"QS": 0, "JD": 0}}
+    assert per_deal("hearts", [moon], options={"scoring": "spot", "moon": "self",
+                                               "omnibus": True}) == [[-134, 0, 0, 0]]
+
+
+def test_knaves_with_a_jack_turned_up():
+    # J♥ turned up: A 8 - 3 = 5, B 5 - 2 - 1 = 2, C 4: 11 = 17 - 3 - 2 - 1
+    deal = {"tricks": [8, 5, 4], "turn_up": "JH", "taken_by": {"JD": 0, "JC": 1, "JS": 1}}
+    assert per_deal("knaves", [deal], players=3) == [[5, 2, 4]]
+
+
+def test_slobberhannes_classic_all_three():
+    # classic: first 1 + last 1 + Q♣ 1 + 1 for all three = 4
+    deal = {"taken_by": {"first_trick": 0, "last_trick": 0, "QC": 0}}
+    assert per_deal("slobberhannes", [deal], options={"classic": True}) == [[4, 0, 0, 0]]
+
+
+def test_polignac_failed_capot():
+    # D failed, took J♣: 5 + 1 = 6; A J♠ 2, B J♥ 1, C J♦ 1
+    deal = {"capot": {"seat": 3, "made": False},
+            "taken_by": {"JS": 0, "JC": 3, "JH": 1, "JD": 2}}
+    assert per_deal("polignac", [deal], options={"capot": True}) == [[2, 1, 1, 6]]
+
+
+def test_black_maria_partnership_lower_team_wins():
+    # seats 1 and 3 (A, C) against 2 and 4 (B, D); each deal's points in the comments
+    deals = [
+        {"hearts": [13, 0, 0, 0], "taken_by": {"QS": 0, "KS": 1, "AS": 0}},  # 33, 10, 0, 0
+        {"hearts": [7, 6, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}},   # 7, 36, 0, 0
+        {"hearts": [0, 0, 13, 0], "taken_by": {"QS": 2, "KS": 3, "AS": 3}},  # 0, 0, 26, 17
+        {"hearts": [0, 12, 1, 0], "taken_by": {"QS": 1, "KS": 3, "AS": 2}},  # 0, 25, 8, 10
+        {"hearts": [0, 3, 10, 0], "taken_by": {"QS": 1, "KS": 2, "AS": 2}},  # 0, 16, 27, 0
+    ]
+    record = {"format": "scorer-record", "version": 1, "game": "black_maria",
+              "players": NAMES, "options": {"players": 4, "partnership": True},
+              "first_dealer": 0, "deals": deals}
+    c = load(record)[1].computed()
+    # A 33 + 7 = 40; B 10 + 36 + 25 + 16 = 87; C 26 + 8 + 27 = 61; D 17 + 10 = 27
+    assert c["totals"] == [40, 87, 61, 27] and not c["finished"]
+    # D takes 13 hearts, K♠ and A♠ (30), B Q♠ (13): B 100 reaches the target;
+    # A + C = 40 + 61 = 101, B + D = 100 + 57 = 157: A and C win
+    deals.append({"hearts": [0, 0, 0, 13], "taken_by": {"QS": 1, "KS": 3, "AS": 3}})
+    c = load(record)[1].computed()
+    assert c["totals"] == [40, 100, 61, 57] and c["finished"] and c["winners"] == [0, 2]
