@@ -28,7 +28,8 @@ def create(context, live_server, game, deals, players) -> str:
 
 @pytest.mark.parametrize("game, deals, players, scheme", [
     ("hearts", HEARTS, 4, "light"), ("metamorphosis", METAMORPHOSIS, 3, "dark")])
-def test_the_chart_fits_a_320_px_phone(browser, live_server, game, deals, players, scheme):
+def test_the_chart_fits_a_320_px_phone(browser, live_server, tmp_path, game, deals, players,
+                                       scheme):
     context = browser.new_context(viewport={"width": 320, "height": 640}, device_scale_factor=2,
                                   is_mobile=True, has_touch=True, color_scheme=scheme)
     page = context.new_page()
@@ -45,8 +46,7 @@ def test_the_chart_fits_a_320_px_phone(browser, live_server, game, deals, player
                            "'.total[data-seat=\"1\"]')).boxShadow")
     assert stroke.startswith("rgb(") and stroke in stripe
     assert chart.locator(".legend li").all_inner_texts() == record(game, [], players)["players"]
-    SHOTS.mkdir(exist_ok=True)
-    chart.screenshot(path=str(SHOTS / f"chart-320-{game}-{scheme}.png"))
+    chart.screenshot(path=str(tmp_path / f"chart-320-{game}-{scheme}.png"))  # to look at
     context.close()
 
 
