@@ -11,8 +11,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import unicodedata
+from datetime import date
 from typing import Any
+from urllib.parse import quote
 
 from .games import GAMES, EntryError
 from .i18n import _
@@ -173,12 +176,20 @@ def inert(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+def _writer(out: io.StringIO):
+    """A CSV writer that quotes every text field (numbers stay numbers), so a
+    spreadsheet splitting on any of , ; tab or space still reads the right
+    columns. The file starts with a BOM: spreadsheets then read the names in
+    any script as UTF-8."""
+    out.write("\ufeff")
+    return csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
+
+
 def to_csv(match: Match, standings: Standings, title: str) -> str:
     """One row per deal and player, then a total row per player with the place so
-    far (final once the match is over). UTF-8, with a BOM."""
+    far (final once the match is over)."""
     out = io.StringIO()
-    out.write("\ufeff")  # spreadsheets then read the names in any script as UTF-8
-    w = csv.writer(out, lineterminator="\r\n")
+    w = _writer(out)
     w.writerow([_("match"), _("deal"), _("dealer"), _("player"), _("seat"), _("entry"),
                 _("points"), _("total"), _("place")])
     names = match.players
@@ -191,3 +202,59 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
         w.writerow([title, _("total"), "", name, s + 1, "", "", standings.totals[s],
                     standings.places[s]])
     return out.getvalue()
+
+
+def to_sheet_csv(match: Match, standings: Standings) -> str:
+    """The sheet as a table: one row per deal (its number, who dealt, what the
+    sheet writes beside the number if the game writes anything), then per
+    player the deal's points and the running total; last the totals and the
+    places, in the players' total columns."""
+    out = io.StringIO()
+    w = _writer(out)
+    names = [inert(n) for n in match.players]
+    tagged = any(row.score.tag for row in standings.rows)
+    lead = [_("deal"), _("dealer")] + ([_("note")] if tagged else [])
+    w.writerow(lead + [inert(label) for name in match.players
+                       for label in (_("%(name)s: points", name=name),
+                                     _("%(name)s: total", name=name))])
+    for row in standings.rows:
+        w.writerow([row.number, names[row.plan.dealer]] + ([inert(row.score.tag)] if tagged else [])
+                   + [v for s in range(len(names)) for v in (row.score.points[s], row.totals[s])])
+    blank = [""] * (len(lead) - 1)
+    for label, values in ((_("total"), standings.totals), (_("place"), standings.places)):
+        w.writerow([label] + blank + [v for value in values for v in ("", value)])
+    return out.getvalue()
+
+
+# Characters no file name may hold on common systems, and letters NFKD leaves alone.
+UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
+LATIN = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss",
+                       "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th"})
+
+
+def _file_part(text: str, ascii_only: bool) -> str:
+    if ascii_only:
+        text = unicodedata.normalize("NFKD", text.translate(LATIN))
+        text = text.encode("ascii", "ignore").decode("ascii")
+    text = "-".join(UNSAFE.sub("", text).split())
+    return text.strip("-._")
+
+
+def export_name(match: Match, day: date, what: str = "", ascii_only: bool = False) -> str:
+    """An export's file name: the game, the players, the date and what it holds,
+    ``Black-Maria_Ala-Bartek-Celina_2025-03-08_sheet.csv``. ``ascii_only``: the
+    fallback for old browsers (accents dropped, a name in another script left out)."""
+    players = "-".join(p for p in (_file_part(n, ascii_only)[:16] for n in match.players) if p)
+    parts = [str(GAMES[match.game].name), players[:80], day.isoformat(), what]
+    stem = "_".join(p for p in (_file_part(x, ascii_only) for x in parts) if p)
+    return stem + ".csv"
+
+
+def csv_headers(match: Match, day: date, what: str = "") -> dict[str, str]:
+    """The headers of a CSV download: one charset, and the file name twice (RFC
+    6266): plain ASCII, and in full as RFC 5987's ``filename*``."""
+    full = export_name(match, day, what)
+    plain = export_name(match, day, what, ascii_only=True)
+    return {"Content-Type": "text/csv; charset=utf-8",
+            "Content-Disposition": f"attachment; filename=\"{plain}\"; "
+                                   f"filename*=UTF-8''{quote(full, safe='')}"}

@@ -86,7 +86,8 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     csv_path = tmp_path / "match.csv"
     download.value.save_as(csv_path)
     body = csv_path.read_text(encoding="utf-8-sig")
-    assert body.splitlines()[0] == "match,deal,dealer,player,seat,entry,points,total,place"
+    assert body.splitlines()[0] == \
+        '"match","deal","dealer","player","seat","entry","points","total","place"'
     assert len(body.splitlines()) == 1 + 3 * 3 + 3
 
     # play to the end: Celina takes everything (43): 62 + 43 = 105 ≥ 100

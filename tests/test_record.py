@@ -110,12 +110,12 @@ def test_csv_has_a_row_per_deal_and_player_then_totals():
     text = to_csv(m, st, "Black Maria")
     assert text.startswith("\ufeff")
     lines = text[1:].strip().split("\r\n")
-    assert lines[0] == "match,deal,dealer,player,seat,entry,points,total,place"
+    assert lines[0] == '"match","deal","dealer","player","seat","entry","points","total","place"'
     assert len(lines) == 1 + 2 * 3 + 3
-    assert lines[1].startswith("Black Maria,1,Ala,Ala,1,")
-    assert lines[1].endswith(",17,17,")
-    assert lines[6].endswith(",31,34,")  # Celina deal 2: 31, running 34
-    assert lines[-1] == "Black Maria,total,,Celina,3,,,34,3"  # the place so far
+    assert lines[1].startswith('"Black Maria",1,"Ala","Ala",1,')  # text quoted, numbers not
+    assert lines[1].endswith(',17,17,""')
+    assert lines[6].endswith(',31,34,""')  # Celina deal 2: 31, running 34
+    assert lines[-1] == '"Black Maria","total","","Celina",3,"","",34,3'  # the place so far
 
 
 # --- flask --app scorer replay ---------------------------------------------------

@@ -393,6 +393,19 @@ class Game(ABC):
         """The entry in words, for the sheet and the CSV."""
         return ""
 
+    def target(self) -> int | None:
+        """The total that ends the match (the chart draws it), or None when the
+        match ends after a number of deals (``end: deals``, or no target at all)."""
+        if self.opts.get("end", "target") != "target":
+            return None
+        return self.opts.get("target")
+
+    def chart_axis(self, plan: Plan, entry: dict) -> tuple[str, str]:
+        """What the chart writes under a deal: the name of a group of deals that
+        begins with it ("Round 2", else "") and the deal's short label ("3 ♠",
+        else ""). Most games write only the deal numbers (override)."""
+        return "", ""
+
     # The engine's questions (scorer.engine; see games/tricks.py) ---------
     def engine_pack(self) -> tuple[str, ...] | None:
         """The cards in play, RULES.md's removals made; None: the engine cannot

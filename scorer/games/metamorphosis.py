@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from ..cards import FULL_PACK
+from ..cards import FULL_PACK, SYMBOLS
 from ..i18n import L_, _, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    only_fields, whole)
@@ -470,6 +470,15 @@ class Metamorphosis(Game):
         if played < 4 * self.rounds:
             return Outcome(False)
         return Outcome(True, self.best(totals))
+
+    def chart_axis(self, plan: Plan, entry: dict) -> tuple[str, str]:
+        """Each round's first deal starts a group; a deal's label is what a card
+        counted is worth: "-4♣", "+3♥", "-1" (every card), "+4♠"."""
+        ctx = plan.context
+        rule: DealRule = ctx["rule"]
+        group = _("Round %(n)s", n=ctx["round"]) if ctx["deal"] == 1 else ""
+        suit = COUNTED_SUITS.get(rule.counted)
+        return group, _signed(rule.points) + (SYMBOLS[suit] if suit else "")
 
     def describe(self, entry: dict, plan: Plan) -> str:
         rule: DealRule = plan.context["rule"]

@@ -537,6 +537,10 @@ class Variety(Game):
             return Outcome(False)
         return Outcome(True, self.best(totals))
 
+    def chart_axis(self, plan: Plan, entry: dict) -> tuple[str, str]:
+        """Each deal is labelled with its contract, as beside its number on the sheet."""
+        return "", self.tag(self.types[entry["contract"]])
+
     def describe(self, entry: dict, plan: Plan) -> str:
         dt = self.types[entry["contract"]]
         attackers = entry["attackers"]

@@ -6,6 +6,7 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from .. import chart
 from ..games import GAMES
 from ..i18n import _
 from ..match import DealError
@@ -32,7 +33,7 @@ def register(app: Flask) -> None:
         from .forms import field_id
 
         return {"GAMES": GAMES, "card": display, "is_red": is_red, "SUITS": SYMBOLS,
-                "field_id": field_id}
+                "field_id": field_id, "chart": chart}
 
     @app.template_filter("seats")
     def seats_filter(seats, names):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 import secrets
+from datetime import date
 
 from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
                    url_for)
@@ -14,7 +15,8 @@ from .. import store
 from ..games import GAMES, EntryError
 from ..i18n import _
 from ..match import DealError, Match, fold
-from ..record import RecordError, dump, load, load_match, read_json, to_csv
+from ..record import (RecordError, csv_headers, dump, load, load_match, read_json, to_csv,
+                      to_sheet_csv)
 from . import db
 from .forms import (ConfirmForm, ImportForm, deal_form, entry_from_form, field_id,
                     form_data_from_entry, form_problem, new_match_form, parse_calls,
@@ -326,10 +328,18 @@ def rematch(match_id: int):
 
 @bp.get("/m/<int:match_id>/export.csv")
 def export_csv(match_id: int):
+    """One row per deal and player, then each player's total and place."""
     match = match_or_404(match_id).match
-    text = to_csv(match, fold(match), title(match))
-    return Response(text, mimetype="text/csv; charset=utf-8", headers={
-        "Content-Disposition": f"attachment; filename=scorer-{match_id}.csv"})
+    return Response(to_csv(match, fold(match), title(match)), headers=csv_headers(
+        match, date.today()))
+
+
+@bp.get("/m/<int:match_id>/sheet.csv")
+def export_sheet(match_id: int):
+    """The sheet as a table: one row per deal, each player's points and running total."""
+    match = match_or_404(match_id).match
+    return Response(to_sheet_csv(match, fold(match)), headers=csv_headers(
+        match, date.today(), _("sheet")))
 
 
 @bp.get("/m/<int:match_id>/record.json")
