@@ -49,10 +49,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.ensure_ascii = False
     app.json.sort_keys = False
 
-    from flask_babel import Babel
     from flask_wtf.csrf import CSRFProtect
 
-    Babel(app)
+    from . import i18n
+
+    i18n.init_app(app)  # Flask-Babel, the locale, the language switch
     CSRFProtect(app)
 
     from . import store

@@ -158,7 +158,7 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     for row in standings.rows:
         for s, name in enumerate(names):
             w.writerow([title, row.number, names[row.plan.dealer], name, s + 1,
-                        inert(row.words), row.score.points[s], row.totals[s], ""])
+                        inert(str(row.words)), row.score.points[s], row.totals[s], ""])
     for s, name in enumerate(names):
         w.writerow([title, _("total"), "", name, s + 1, "", "", standings.totals[s],
                     standings.places[s]])

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, join
 from .tricks import (Captured, Decision, Setup, TableState, follow, follow_reason,
                      parse_passing, trick_winner)
 
@@ -129,7 +129,7 @@ def end_options(target: Default, target_help: Any, target_source: Any = "",
 
 def score_lines(parts: list[list], points: list[int]) -> list[str]:
     """Per seat, what it took and its points: "5 hearts, Q♠ → 18", "nothing → 0"."""
-    return [(", ".join(str(x) for x in parts[s]) or _("nothing")) + f" → {points[s]}"
+    return [(join(", ", parts[s]) if parts[s] else _("nothing")) + f" → {points[s]}"
             for s in range(len(points))]
 
 
@@ -497,4 +497,4 @@ class Game(ABC):
 
 def _or_list(items: list) -> str:
     items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " " + _("or") + " " + items[-1]
+    return items[0] if len(items) == 1 else join(", ", items[:-1]) + " " + _("or") + " " + items[-1]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK
-from ..i18n import L_, _, ngettext
+from ..i18n import L_, _, join, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    only_fields, whole)
 from .tricks import Captured, Decision, Setup
@@ -87,7 +87,7 @@ def rule_words(rule: DealRule) -> str:
               "hearts": lambda: _("%(points)s for every heart taken", points=p),
               "spades": lambda: _("%(points)s for every spade taken", points=p),
               "cards": lambda: _("%(points)s for every card taken", points=p)}[rule.counted]()
-    return f"{trump_words(rule.trump)}, {scores}"
+    return trump_words(rule.trump) + ", " + scores
 
 
 def counted_words(counted: str, k: int) -> str:
@@ -303,7 +303,7 @@ class Metamorphosis(Game):
     def declared_words(self, decl: list[int]) -> str:
         parts = [_("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s])
                  for s in range(self.n)]
-        return _("Declared: %(list)s", list=", ".join(parts))
+        return _("Declared: %(list)s", list=join(", ", parts))
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"declarations", "tricks", *COUNTED_FIELDS})
@@ -378,7 +378,7 @@ class Metamorphosis(Game):
             if rule.counted == "cards":
                 words = ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s]) \
                     + ", " + words
-            line = f"{words} → {base[s]}"
+            line = words + f" → {base[s]}"
             if decl[s] == d:
                 if s == winner:
                     points[s] += BONUS
@@ -464,8 +464,8 @@ class Metamorphosis(Game):
                 words.append(counted_words("cards", entry["tricks"][s] * self.n))
             else:
                 words.append(counted_words(rule.counted, entry[rule.counted][s]))
-            parts.append(f"{self.names[s]} {', '.join(words)}")
-        text = "; ".join(parts)
+            parts.append(self.names[s] + " " + join(", ", words))
+        text = join("; ", parts)
         if "declarations" in entry:
             text += "; " + self.declared_words(entry["declarations"])
         return text

@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cards import FULL_PACK, RED, SYMBOLS
-from ..i18n import L_, _, ngettext
+from ..i18n import L_, _, join, ngettext
 from .base import EntryError, Field, Game, Option, Outcome, Plan, Score, only_fields, seat, whole
 from .tricks import Captured, Decision, Setup
 
@@ -315,7 +315,7 @@ class Variety(Game):
 
     def _count(self, value: Any, key: str) -> int:
         try:
-            return whole(value, str(LABELS[key]), 0, IN_PACK[key])
+            return whole(value, LABELS[key], 0, IN_PACK[key])
         except EntryError as e:
             raise EntryError(e.message, key) from None
 
@@ -457,7 +457,7 @@ class Variety(Game):
                      marks=["⚔" if s in attackers else "" for s in range(self.n)])
 
     def tag(self, dt: DealType) -> str:
-        return f"{dt.number} {SYMBOLS[dt.trump] if dt.trump else _('NT')}"
+        return f"{dt.number} " + (SYMBOLS[dt.trump] if dt.trump else _("NT"))
 
     # --- who called what ------------------------------------------------------
     def calls_by_seat(self, entry: dict, dealer: int) -> list[list[int]]:
@@ -551,7 +551,7 @@ class Variety(Game):
         if "tricks" in entry and "tricks" not in dt.shown:
             took = _tricks(entry["tricks"]) + ", " + took
         parts.append(_("the attackers took %(took)s", took=took))
-        return "; ".join(parts)
+        return join("; ", parts)
 
     def _pair(self, seats: Any) -> str:
         a, b = seats
@@ -592,4 +592,4 @@ def _side_words(dt: DealType, took: dict) -> str:
             words.append(_("%(num)s black 10/J", num=k))
         elif what == "red_tj":
             words.append(_("%(num)s red 10/J", num=k))
-    return ", ".join(words)
+    return join(", ", words)
