@@ -149,7 +149,16 @@ class Message(Text):
         return t.ugettext(self.msgid) if t is not None else self.msgid
 
     def _draw(self, t, locale, html: bool = False) -> str:
-        template = self._template(t)
+        try:
+            return self._fill(self._template(t), t, locale, html)
+        except (KeyError, ValueError, TypeError):
+            if t is None:
+                raise
+            # a translation whose placeholders are wrong (tests/test_catalogs.py
+            # refuses one): the English, rather than no page
+            return self._fill(self._template(None), t, locale, html)
+
+    def _fill(self, template: str, t, locale, html: bool) -> str:
         if html:
             template = escape(template)
         if not self.params:  # as Flask-Babel: no parameters, no % formatting
@@ -182,12 +191,16 @@ class Joined(Text):
     __slots__ = ("sep", "parts")
 
     def __init__(self, sep: Any, parts: Iterable):
-        parts = tuple(parts)
-        if sep == "":  # (a + b) + c: one flat join
-            parts = tuple(q for p in parts for q in (p.parts if isinstance(p, Joined)
-                                                      and p.sep == "" else (p,)))
+        if sep.__class__ is str and not sep:  # (a + b) + c: one flat join
+            flat: list = []
+            for p in parts:
+                if p.__class__ is Joined and p.sep.__class__ is str and not p.sep:
+                    flat.extend(p.parts)
+                else:
+                    flat.append(p)
+            parts = flat
         self.sep = sep
-        self.parts = parts
+        self.parts = tuple(parts)
 
     def _draw(self, t, locale, html: bool = False) -> str:
         sep = _param(self.sep, t, locale, html)
@@ -274,6 +287,8 @@ def init_app(app) -> None:
     from flask_babel import Babel, format_decimal, get_locale
 
     Babel(app, locale_selector=select_locale)
+    # Templates call the same _ and ngettext as the code: Texts, escaped when drawn.
+    app.jinja_env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)
 
     json_default = app.json.default
 
@@ -318,9 +333,7 @@ def init_app(app) -> None:
     @app.template_filter("signed")
     def signed_filter(value):
         """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
-        if not value:
-            return format_decimal(0)
-        return format_decimal(value, format="+#,##0;-#,##0")
+        return ("+" if value > 0 else "") + format_decimal(value)
 
 
 __all__ = ["_", "L_", "ngettext", "join", "Text", "LANGUAGES", "CATALOGS",

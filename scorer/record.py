@@ -15,7 +15,7 @@ import unicodedata
 from typing import Any
 
 from .games import GAMES, EntryError
-from .i18n import _
+from .i18n import _, ngettext
 from .match import DealError, Match, Standings, fold
 
 FORMAT = "scorer-record"
@@ -67,8 +67,9 @@ def check_names(value: Any) -> list[str]:
         if not name:
             raise EntryError(_("a player name is empty"), "players")
         if len(name) > NAME_MAX:
-            raise EntryError(_("a player name may have at most %(n)s characters", n=NAME_MAX),
-                             "players")
+            raise EntryError(ngettext("a player name may have at most %(n)s character",
+                                      "a player name may have at most %(n)s characters",
+                                      NAME_MAX, n=NAME_MAX), "players")
         if any(unicodedata.category(ch) in ("Cc", "Cs", "Co", "Cn") or ch in BIDI_CONTROLS
                for ch in name):
             raise EntryError(_("a player name has a character that cannot be shown"), "players")
@@ -102,7 +103,8 @@ def load_match(data: Any) -> Match:
     if not isinstance(deals, list):
         raise RecordError(_("deals must be a list"))
     if len(deals) > DEALS_MAX:
-        raise RecordError(_("a record may hold at most %(n)s deals", n=DEALS_MAX))
+        raise RecordError(ngettext("a record may hold at most %(n)s deal",
+                                   "a record may hold at most %(n)s deals", DEALS_MAX, n=DEALS_MAX))
     return Match(game, options, names, first, deals)
 
 

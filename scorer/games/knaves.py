@@ -78,9 +78,10 @@ class Knaves(Game):
         for s in range(self.n):
             jacks = [j for j in JACKS if taken_by[j] == s]
             if len(jacks) > 3 * out["tricks"][s]:
-                raise EntryError(_(
+                raise EntryError(ngettext(
+                    "%(name)s took %(tricks)s (%(cards)s card): too few for %(jacks)s",
                     "%(name)s took %(tricks)s (%(cards)s cards): too few for %(jacks)s",
-                    name=self.names[s], cards=3 * out["tricks"][s],
+                    3 * out["tricks"][s], name=self.names[s], cards=3 * out["tricks"][s],
                     tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
                     jacks=ngettext("%(num)s jack", "%(num)s jacks", len(jacks))), "taken_by")
         out["taken_by"] = taken_by

@@ -247,10 +247,13 @@ class Metamorphosis(Game):
                                cards=counted_words("cards", step.count)))
             elif step.action == "refill":
                 need = sum(st.count for st in flow.steps if st.action == "draw")
-                notes.append(_("The stock has only %(stock)s and %(need)s are needed: shuffle "
-                               "the %(count)s face-down discards into it (house rule).",
-                               stock=counted_words("cards", stock), need=need,
-                               count=step.count))
+                notes.append(ngettext(
+                    "The stock has only %(stock)s and %(need)s are needed: shuffle the "
+                    "%(count)s face-down discard into it (house rule).",
+                    "The stock has only %(stock)s and %(need)s are needed: shuffle the "
+                    "%(count)s face-down discards into it (house rule).",
+                    step.count, stock=counted_words("cards", stock), need=need,
+                    count=step.count))
                 stock += step.count
             elif step.action == "draw":
                 notes.append(_("%(name)s draws %(cards)s from the stock.", name=who,
