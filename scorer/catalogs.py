@@ -4,8 +4,8 @@
 the code and the templates (babel.cfg; ``_``, ``L_`` and ``ngettext``) into
 messages.pot and brings each language's messages.po up to date with it: a
 message the code no longer has is dropped; a changed one comes back fuzzy with
-its old translation as a suggestion (the previous msgid kept beside it), for
-the translator to check and un-fuzzy. ``make run`` and ``make test`` compile
+its old translation as a suggestion, for the translator to check and un-fuzzy
+(a fuzzy mark on a message nobody had translated is taken off). ``make run`` and ``make test`` compile
 the .po files into .mo files (build output, not committed).
 
 :func:`problems` is what tests/test_catalogs.py holds every catalog to.
@@ -61,7 +61,7 @@ def update() -> None:
         if not POT.exists() or _undated(fresh) != _undated(POT):
             POT.write_bytes(fresh.read_bytes())  # else its date stays: no change to merge
     _pybabel("update", "-i", str(POT), "-d", str(TRANSLATIONS), "--no-wrap",
-             "--ignore-obsolete", "--previous")
+             "--ignore-obsolete")
     for lang in languages():
         _tidy(catalog_path(lang))
 
@@ -80,9 +80,8 @@ def _tidy(path: Path) -> None:
         return
     for m in marked:
         m.flags.discard("fuzzy")
-        m.previous_id = []
     with open(path, "wb") as f:
-        write_po(f, catalog, width=0, ignore_obsolete=True, include_previous=True)
+        write_po(f, catalog, width=0, ignore_obsolete=True)
 
 
 def _strings(message) -> list[str]:

@@ -22,17 +22,16 @@ the browser's Accept-Language, else English, among :data:`LANGUAGES`.
 from __future__ import annotations
 
 import os
+from functools import lru_cache
 from typing import Any, Iterable
 from urllib.parse import urlsplit
 
 from flask import has_app_context, has_request_context
 from markupsafe import Markup, escape
 
-# The catalogs under scorer/translations/ (``make catalogs`` keeps them in step
-# with the code; ``make run`` and ``make test`` compile them).
-CATALOGS = ("en", "pl", "ru", "cs", "eo")
-# The languages a player is offered and tests/test_catalogs.py holds complete:
-# a catalog joins this list once every message in it is translated.
+# The languages a player is offered and tests/test_catalogs.py holds complete,
+# of the catalogs under scorer/translations/ (en, pl, ru, cs, eo: see
+# scorer/catalogs.py): a catalog joins this list once every message is translated.
 LANGUAGES = ("en",)
 DEFAULT = "en"
 COOKIE = "lang"
@@ -262,6 +261,7 @@ def cli_locale(environ: Any = None) -> str:
     return DEFAULT
 
 
+@lru_cache(maxsize=None)
 def language_name(code: str) -> str:
     """The language in its own words, as the switch offers it ("Polski")."""
     from babel import Locale
@@ -336,5 +336,5 @@ def init_app(app) -> None:
         return ("+" if value > 0 else "") + format_decimal(value)
 
 
-__all__ = ["_", "L_", "ngettext", "join", "Text", "LANGUAGES", "CATALOGS",
+__all__ = ["_", "L_", "ngettext", "join", "Text", "LANGUAGES",
            "cli_locale", "init_app"]

@@ -219,7 +219,7 @@ def test_the_replay_command_speaks_the_language_lang_asks_for(app, tmp_path, env
     full = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "", **env}
     result = app.test_cli_runner().invoke(args=["replay", str(path)], env=full)
     assert result.exit_code == 1
-    assert result.stderr.startswith(said) and result.stderr.count("\n") == 1
+    assert result.output.startswith(said) and result.output.count("\n") == 1  # one line
 
 
 # --- the fold translates nothing -------------------------------------------------------
