@@ -6,10 +6,14 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 5000
 STAMP := $(VENV)/.installed
+# The message catalogs: each language's .po is committed, its .mo is built here.
+TRANSLATIONS := scorer/translations
+CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run dev test chromium setup bench clean screenshots
+.PHONY: run dev test chromium setup bench clean screenshots catalogs
 
-setup: $(STAMP) instance
+setup: $(STAMP) instance $(COMPILED)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv --help >/dev/null 2>&1 && $(PYTHON) -c 'import ensurepip' 2>/dev/null || { \
@@ -21,6 +25,15 @@ $(STAMP): pyproject.toml
 
 instance:
 	mkdir -p instance
+
+$(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(STAMP)
+	$(BIN)/pybabel -q compile -l $* -i $< -o $@
+
+# After changing any message in the code or the templates: re-extract them into
+# messages.pot and bring every .po up to date (scorer/catalogs.py says how);
+# tests/test_catalogs.py fails until this is done.
+catalogs: $(STAMP)
+	$(BIN)/python -m scorer.catalogs
 
 # Debian's Chromium for the browser tests (Playwright cannot download its own here).
 chromium:
@@ -44,4 +57,4 @@ bench: setup
 	$(BIN)/python bench/engine.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info $(COMPILED)

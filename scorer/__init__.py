@@ -9,12 +9,11 @@ from pathlib import Path
 
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
-from flask_babel import Babel
 from flask_talisman import Talisman
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
-from . import store
+from . import i18n, store
 
 ROOT = Path(__file__).resolve().parent.parent
 # Largest record a request may carry: the largest match allowed (record.DEALS_MAX
@@ -89,7 +88,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.json.sort_keys = False
     app.session_interface = SessionInterface()
 
-    Babel(app)
+    i18n.init_app(app)  # Flask-Babel, the locale, the language switch
     CSRFProtect(app)
     Talisman(app, force_https=False, session_cookie_secure=False,
              content_security_policy=CSP, frame_options="DENY",

@@ -1,22 +1,340 @@
 """Every string a player reads passes through here.
 
-``_`` is Flask-Babel's gettext inside an application context (it translates
-to the request's or command's locale); outside one (unit tests, the
-benchmarks) there is nothing to translate to, so the English text is
-formatted directly, which keeps a 1,000-deal fold fast. Parameters use
-%(name)s, as gettext expects.
+``_`` and ``ngettext`` do not translate: they return a :class:`Text`, the
+message id with its parameters, which translates itself when it is drawn
+(``str()``, or ``{{ text }}`` in a template, escaped there) into the locale of
+the request (or of the command: :func:`cli_locale`). The rules therefore keep
+their output as data, and a fold over 1,000 deals costs no gettext at all;
+a page translates once, what it shows. Parameters use %(name)s, as gettext
+expects; a parameter that is itself a Text is translated with its message,
+and a whole number is written as the locale writes numbers. Texts joined with
+``+`` or :func:`join` stay data too. Outside an application context (unit
+tests, the benchmarks) a Text is English.
+
+A Text compares equal to the string it draws as (``e.message == "deal 3: …"``)
+and offers the str methods (``.startswith``…), so it can stand where a string
+is read; it cannot stand where one is joined (``", ".join``): use :func:`join`.
+
+The locale: the player's pick from the switch on every page (a cookie), else
+the browser's Accept-Language, else English, among :data:`LANGUAGES`.
 """
 
-from flask import has_app_context
-from flask_babel import gettext, lazy_gettext, ngettext
+from __future__ import annotations
 
-L_ = lazy_gettext
+import os
+from functools import lru_cache
+from typing import Any, Iterable
+from urllib.parse import urlsplit
+
+from flask import has_app_context, has_request_context
+from markupsafe import Markup, escape
+
+# The languages a player is offered and tests/test_catalogs.py holds complete,
+# of the catalogs under scorer/translations/ (en, pl, ru, cs, eo: see
+# scorer/catalogs.py): a catalog joins this list once every message is translated.
+LANGUAGES = ("en",)
+DEFAULT = "en"
+COOKIE = "lang"
+COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 
 
-def _(message: str, /, **variables) -> str:
-    if has_app_context():
-        return gettext(message, **variables)
-    return message % variables if variables else message
+# --- texts that translate when drawn ------------------------------------------
 
 
-__all__ = ["_", "L_", "ngettext"]
+def _now():
+    """The gettext translations and the locale a Text is drawn in now."""
+    if not has_app_context():
+        return None, None
+    from flask_babel import get_locale, get_translations
+
+    return get_translations(), get_locale()
+
+
+def number(value: int, locale: Any = None) -> str:
+    """A whole number as the locale writes it (1,000 · 1 000; the minus sign)."""
+    if 0 <= value < 1000:
+        return str(value)  # the same in every locale, and the common case
+    from babel.numbers import format_decimal
+
+    return format_decimal(value, locale=locale or DEFAULT)
+
+
+def _param(value: Any, t, locale, html: bool) -> Any:
+    if isinstance(value, Text):
+        return value._draw(t, locale, html)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return number(value, locale)
+    if html and not hasattr(value, "__html__"):
+        return escape(value)
+    return value
+
+
+class Text:
+    """A message to be translated when drawn (see the module's doc)."""
+
+    __slots__ = ()
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        raise NotImplementedError
+
+    def __str__(self) -> str:
+        t, locale = _now()
+        return self._draw(t, locale)
+
+    def __html__(self) -> Markup:
+        t, locale = _now()
+        return self._draw(t, locale, html=True)
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {str(self)!r}>"
+
+    # Where a string is read, a Text reads as its drawn string.
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (str, Text)):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __lt__(self, other: object) -> bool:
+        return str(self) < str(other)
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __len__(self) -> int:
+        return len(str(self))
+
+    def __contains__(self, item: str) -> bool:
+        return item in str(self)
+
+    def __getitem__(self, key):
+        return str(self)[key]
+
+    def __iter__(self):
+        return iter(str(self))
+
+    def __getattr__(self, name: str):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(str(self), name)  # .startswith, .capitalize, …: on the drawn string
+
+    # Joined, a Text stays data.
+    def __add__(self, other: Any) -> Text:
+        if isinstance(other, (str, Text)):
+            return Joined("", (self, other))
+        return NotImplemented
+
+    def __radd__(self, other: Any) -> Text:
+        if isinstance(other, (str, Text)):
+            return Joined("", (other, self))
+        return NotImplemented
+
+    def __bool__(self) -> bool:
+        return True
+
+
+class Message(Text):
+    """A gettext message: its id and parameters."""
+
+    __slots__ = ("msgid", "params")
+
+    def __init__(self, msgid: str, params: dict):
+        self.msgid = msgid
+        self.params = params
+
+    def _template(self, t) -> str:
+        return t.ugettext(self.msgid) if t is not None else self.msgid
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        try:
+            return self._fill(self._template(t), t, locale, html)
+        except (KeyError, ValueError, TypeError):
+            if t is None:
+                raise
+            # a translation whose placeholders are wrong (tests/test_catalogs.py
+            # refuses one): the English, rather than no page
+            return self._fill(self._template(None), t, locale, html)
+
+    def _fill(self, template: str, t, locale, html: bool) -> str:
+        if html:
+            template = escape(template)
+        if not self.params:  # as Flask-Babel: no parameters, no % formatting
+            return template
+        return template % {k: _param(v, t, locale, html) for k, v in self.params.items()}
+
+    def __bool__(self) -> bool:
+        return bool(self.msgid)
+
+
+class Plural(Message):
+    """An ngettext message: the form for ``num`` in the locale's plural rule."""
+
+    __slots__ = ("plural", "num")
+
+    def __init__(self, singular: str, plural: str, num: int, params: dict):
+        super().__init__(singular, {"num": num, **params})
+        self.plural = plural
+        self.num = num
+
+    def _template(self, t) -> str:
+        if t is not None:
+            return t.ungettext(self.msgid, self.plural, self.num)
+        return self.msgid if self.num == 1 else self.plural
+
+
+class Joined(Text):
+    """Texts and strings joined by a separator (itself a string or a Text)."""
+
+    __slots__ = ("sep", "parts")
+
+    def __init__(self, sep: Any, parts: Iterable):
+        if sep.__class__ is str and not sep:  # (a + b) + c: one flat join
+            flat: list = []
+            for p in parts:
+                if p.__class__ is Joined and p.sep.__class__ is str and not p.sep:
+                    flat.extend(p.parts)
+                else:
+                    flat.append(p)
+            parts = flat
+        self.sep = sep
+        self.parts = tuple(parts)
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        sep = _param(self.sep, t, locale, html)
+        drawn = [_param(p, t, locale, html) for p in self.parts]
+        if html:
+            return Markup(sep).join(drawn)
+        return sep.join(str(p) for p in drawn)
+
+    def __bool__(self) -> bool:
+        return any(bool(p) for p in self.parts)
+
+
+def _(message: str, /, **variables) -> Text:
+    """The message, translated when drawn."""
+    return Message(message, variables)
+
+
+def ngettext(singular: str, plural: str, num: int, /, **variables) -> Text:
+    """The plural form for ``num`` (``%(num)s`` in the message), translated when drawn."""
+    return Plural(singular, plural, num, variables)
+
+
+L_ = _  # every Text is lazy; the name stays for messages at module level
+
+
+def join(sep: Any, items: Iterable) -> Text:
+    """``sep.join(items)`` for texts: translated when drawn."""
+    return Joined(sep, items)
+
+
+# --- the locale ---------------------------------------------------------------
+
+
+def primary(tag: str) -> str:
+    """The language of a locale or language tag: "pl_PL.UTF-8", "pl-PL" → "pl"."""
+    return tag.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+
+
+def select_locale() -> str | None:
+    """Flask-Babel's locale selector: the switch's cookie, else Accept-Language."""
+    if not has_request_context():
+        return None  # the default; a command sets its own (cli_locale)
+    from flask import request
+
+    chosen = request.cookies.get(COOKIE, "")
+    if chosen in LANGUAGES:
+        return chosen
+    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
+
+
+def cli_locale(environ: Any = None) -> str:
+    """The language a command speaks: the first of LANGUAGE, LC_ALL, LC_MESSAGES,
+    LANG that names one of LANGUAGES (as gettext reads them), else English."""
+    environ = os.environ if environ is None else environ
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for tag in environ.get(var, "").split(":"):
+            if primary(tag) in LANGUAGES:
+                return primary(tag)
+    return DEFAULT
+
+
+@lru_cache(maxsize=None)
+def language_name(code: str) -> str:
+    """The language in its own words, as the switch offers it ("Polski")."""
+    from babel import Locale
+
+    name = Locale.parse(code).get_display_name(code)
+    return name[:1].upper() + name[1:]
+
+
+def _safe_next(target: str | None) -> str:
+    """A path on this site to go back to (never another site)."""
+    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return "/"
+    return target
+
+
+def init_app(app) -> None:
+    """Flask-Babel with the locale selector; the language switch (/lang/<code>);
+    Texts drawn in JSON; the page's language and number filters in templates."""
+    from flask import Blueprint, redirect, request, url_for
+    from flask_babel import Babel, format_decimal, get_locale
+
+    Babel(app, locale_selector=select_locale)
+    # Templates call the same _ and ngettext as the code: Texts, escaped when drawn.
+    app.jinja_env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)
+
+    json_default = app.json.default
+
+    def default(o):
+        if isinstance(o, Text):
+            return str(o)  # not Flask's __html__ (escaped) reading
+        return json_default(o)
+
+    app.json.default = default
+
+    bp = Blueprint("i18n", __name__)
+
+    @bp.get("/lang/<code>")
+    def switch(code: str):
+        """The switch: a plain link; the pick is kept in a cookie."""
+        response = redirect(_safe_next(request.args.get("next")))
+        if code in LANGUAGES:
+            response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax",
+                                httponly=True)
+        return response
+
+    app.register_blueprint(bp)
+
+    @app.context_processor
+    def languages():
+        here = request.full_path.rstrip("?") if has_request_context() else "/"
+        lang = str(get_locale() or DEFAULT)
+        return {
+            "page_lang": lang.replace("_", "-"),
+            "language_links": [
+                {"code": code, "name": language_name(code), "current": code == lang,
+                 "href": url_for("i18n.switch", code=code, next=here)}
+                for code in LANGUAGES] if len(LANGUAGES) > 1 else [],
+        }
+
+    @app.template_filter("num")
+    def num_filter(value):
+        """A number as the page's locale writes it."""
+        return format_decimal(value) if isinstance(value, int) and not isinstance(value, bool) \
+            else value
+
+    @app.template_filter("signed")
+    def signed_filter(value):
+        """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
+        return ("+" if value > 0 else "") + format_decimal(value)
+
+
+__all__ = ["_", "L_", "ngettext", "join", "Text", "LANGUAGES",
+           "cli_locale", "init_app"]

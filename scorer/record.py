@@ -18,7 +18,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .games import GAMES, EntryError
-from .i18n import _
+from .i18n import _, ngettext
 from .match import DealError, Match, Standings, fold
 
 FORMAT = "scorer-record"
@@ -56,15 +56,15 @@ def read_json(raw: bytes | str) -> Any:
 
 def _invisible(ch: str) -> str | None:
     """Why ``ch`` may not stand in a name (None: it may)."""
-    category = unicodedata.category(ch)
+    category, code = unicodedata.category(ch), f"{ord(ch):04X}"
     if category == "Cc" or category in ("Zl", "Zp"):
-        return _("a player name may not hold a control character (U+%(code)04X)", code=ord(ch))
+        return _("a player name may not hold a control character (U+%(code)s)", code=code)
     if category == "Cf":
-        return _("a player name may not hold an invisible format character (U+%(code)04X)",
-                 code=ord(ch))
+        return _("a player name may not hold an invisible format character (U+%(code)s)",
+                 code=code)
     if category in ("Cs", "Co", "Cn"):
-        return _("a player name has a character that cannot be shown (U+%(code)04X)",
-                 code=ord(ch))
+        return _("a player name has a character that cannot be shown (U+%(code)s)",
+                 code=code)
     return None
 
 
@@ -95,8 +95,9 @@ def check_names(value: Any) -> list[str]:
             raise EntryError(_("a player name needs a letter, a digit or a sign that can be "
                                "seen"), "players")
         if len(name) > NAME_MAX:
-            raise EntryError(_("a player name may have at most %(n)s characters", n=NAME_MAX),
-                             "players")
+            raise EntryError(ngettext("a player name may have at most %(n)s character",
+                                      "a player name may have at most %(n)s characters",
+                                      NAME_MAX, n=NAME_MAX), "players")
         names.append(name)
     if len(names) > 12:
         raise EntryError(_("too many players"), "players")
@@ -133,7 +134,8 @@ def load_match(data: Any) -> Match:
     if not isinstance(deals, list):
         raise RecordError(_("deals must be a list"))
     if len(deals) > DEALS_MAX:
-        raise RecordError(_("a record may hold at most %(n)s deals", n=DEALS_MAX))
+        raise RecordError(ngettext("a record may hold at most %(n)s deal",
+                                   "a record may hold at most %(n)s deals", DEALS_MAX, n=DEALS_MAX))
     return Match(game, options, names, first, deals)
 
 
@@ -197,7 +199,7 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     for row in standings.rows:
         for s, name in enumerate(names):
             w.writerow([title, row.number, names[row.plan.dealer], name, s + 1,
-                        inert(row.words), row.score.points[s], row.totals[s], ""])
+                        inert(str(row.words)), row.score.points[s], row.totals[s], ""])
     for s, name in enumerate(names):
         w.writerow([title, _("total"), "", name, s + 1, "", "", standings.totals[s],
                     standings.places[s]])
@@ -233,6 +235,7 @@ LATIN = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "�
 
 
 def _file_part(text: str, ascii_only: bool) -> str:
+    text = str(text)  # a message is drawn in the locale here
     if ascii_only:
         text = unicodedata.normalize("NFKD", text.translate(LATIN))
         text = text.encode("ascii", "ignore").decode("ascii")

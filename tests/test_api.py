@@ -78,7 +78,7 @@ def test_bad_records_are_400_and_store_nothing(client, record, message):
     ({**D1, "extra": 1}, "unknown field extra"),
     ({"hearts": [4, 6, 3]}, "say who took Q♠"),
     ("a deal", "a deal must be a JSON object"),
-    ({**D1, "hearts": [4, 6, 10**100]}, "between 0 and 1000"),
+    ({**D1, "hearts": [4, 6, 10**100]}, "between 0 and 1,000"),
 ])
 def test_bad_deals_are_400_and_store_nothing(client, deal, message):
     mid = create(client, {**EXAMPLE, "deals": [D1]})["id"]

@@ -343,7 +343,7 @@ DEAL1 = {"declarations": [1, 2, 3], "tricks": EVEN3, "clubs": [0, 0, 0]}
     ([DEAL1, {"tricks": EVEN3, "hearts": [0, 0, 0]}, {"tricks": EVEN3, "clubs": [0, 0, 0]}],
      "deal 3: clubs are not counted in this deal"),
     ([{"declarations": [1, 2, 3], "tricks": EVEN3}], "say how many clubs each player took"),
-    ([{**DEAL1, "clubs": [0, -1, 0]}], "clubs must be between 0 and 1000"),
+    ([{**DEAL1, "clubs": [0, -1, 0]}], "clubs must be between 0 and 1,000"),
     (["four"], "a deal must be a JSON object"),
 ])
 def test_bad_entries_are_refused(deals, message):

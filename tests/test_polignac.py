@@ -96,7 +96,7 @@ def test_no_capot_in_a_capot_match():
 ])
 def test_the_plan_tells_the_pack_and_the_card_order(players, sevens, removed, hand):
     _match, st = load(record([], players=players, options={"sevens": sevens}))
-    notes = " ".join(st.next.notes)
+    notes = " ".join(map(str, st.next.notes))
     assert "K Q J A 10 9 8 7" in notes
     assert f"{hand} cards each" in notes
     if removed:

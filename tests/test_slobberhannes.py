@@ -74,7 +74,7 @@ def test_default_options():
 ])
 def test_the_plan_says_which_cards_to_take_out_and_the_hand(players, removed, hand):
     _match, st = load(record([], players=players))
-    notes = " ".join(st.next.notes)
+    notes = " ".join(map(str, st.next.notes))
     assert f"{hand} cards each" in notes
     assert ("7♠ 7♣" in notes) == removed
     assert "A K Q J 10 9 8 7" in notes

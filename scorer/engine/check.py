@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import display, parse
 from ..games.base import EntryError, Game, Plan
 from ..games.tricks import Captured, Setup, TableState
-from ..i18n import _
+from ..i18n import _, ngettext
 
 PLAY_FIELDS = {"tricks", "hands"}
 
@@ -80,8 +80,9 @@ def read(raw: Any, setup: Setup, n: int, complete: bool = True
         if not isinstance(raw_trick, list):
             raise PlayError(_("trick %(k)s must be a list of [seat, card]", k=k))
         if len(raw_trick) > n or (len(raw_trick) < n and (complete or not last)):
-            raise PlayError(_("trick %(k)s has %(got)s cards, not %(n)s",
-                              k=k, got=len(raw_trick), n=n))
+            raise PlayError(ngettext("trick %(k)s has %(got)s card, not %(n)s",
+                                     "trick %(k)s has %(got)s cards, not %(n)s",
+                                     len(raw_trick), k=k, got=len(raw_trick), n=n))
         trick = []
         for item in raw_trick:
             if not isinstance(item, list) or len(item) != 2:
@@ -111,8 +112,10 @@ def _read_hands(raw: Any, setup: Setup, n: int) -> list[list[str]]:
     hands = []
     for s, raw_hand in enumerate(raw):
         if len(raw_hand) != setup.tricks:
-            raise PlayError(_("hand %(seat)s has %(got)s cards, but %(want)s each are played",
-                              seat=s, got=len(raw_hand), want=setup.tricks))
+            raise PlayError(ngettext(
+                "hand %(seat)s has %(got)s card, but %(want)s each are played",
+                "hand %(seat)s has %(got)s cards, but %(want)s each are played",
+                len(raw_hand), seat=s, got=len(raw_hand), want=setup.tricks))
         hand = []
         for value in raw_hand:
             c = _card(value)

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..i18n import _
+from ..i18n import _, join, ngettext
 from .tricks import (Captured, Decision, Setup, TableState, follow, follow_reason,
                      parse_passing, trick_winner)
 
@@ -89,8 +89,9 @@ class Option:
             return display(k) if is_card(k) else str(k)[:20]
 
         if not isinstance(value, dict):
+            example = '{"%s": 1}' % self.choices[0]
             raise EntryError(_("option %(key)s must give points per card, such as %(example)s",
-                               key=self.key, example=f'{{"{self.choices[0]}": 1}}'), self.key)
+                               key=self.key, example=example), self.key)
         out = dict(self.default_for({}))
         for k, points in value.items():
             if k not in self.choices:
@@ -130,7 +131,7 @@ def end_options(target: Default, target_help: Any, target_source: Any = "",
 
 def score_lines(parts: list[list], points: list[int]) -> list[str]:
     """Per seat, what it took and its points: "5 hearts, Q♠ → 18", "nothing → 0"."""
-    return [(", ".join(str(x) for x in parts[s]) or _("nothing")) + f" → {points[s]}"
+    return [(join(", ", parts[s]) if parts[s] else _("nothing")) + f" → {points[s]}"
             for s in range(len(points))]
 
 
@@ -140,11 +141,15 @@ def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
 
     cards = " ".join(display(c) for c in removed)
     if pack is None:
-        return _("Take %(cards)s out of the pack: %(hand)s cards each.", cards=cards, hand=hand)
+        return ngettext("Take %(cards)s out of the pack: %(hand)s card each.",
+                        "Take %(cards)s out of the pack: %(hand)s cards each.", hand,
+                        cards=cards, hand=hand)
     if removed:
-        return _("From %(pack)s take out %(cards)s: %(hand)s cards each.", pack=pack,
-                 cards=cards, hand=hand)
-    return _("Play with %(pack)s: %(hand)s cards each.", pack=pack, hand=hand)
+        return ngettext("From %(pack)s take out %(cards)s: %(hand)s card each.",
+                        "From %(pack)s take out %(cards)s: %(hand)s cards each.", hand,
+                        pack=pack, cards=cards, hand=hand)
+    return ngettext("Play with %(pack)s: %(hand)s card each.",
+                    "Play with %(pack)s: %(hand)s cards each.", hand, pack=pack, hand=hand)
 
 
 def whole(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
@@ -317,11 +322,14 @@ class Game(ABC):
                 raise EntryError(_("option players must be one of %(choices)s",
                                    choices=", ".join(map(str, cls.player_counts))), "players")
             if p != names:
-                raise EntryError(_("option players says %(p)s, but %(names)s names are given",
-                                   p=p, names=names), "players")
+                raise EntryError(ngettext("option players says %(p)s, but %(names)s name is given",
+                                          "option players says %(p)s, but %(names)s names are given",
+                                          names, p=p, names=names), "players")
         if names not in cls.player_counts:
-            raise EntryError(_("%(game)s is played by %(choices)s players, not %(n)s",
-                               game=cls.name, choices=or_list(sorted(cls.player_counts)), n=names),
+            raise EntryError(ngettext("%(game)s is played by %(choices)s player, not %(n)s",
+                                      "%(game)s is played by %(choices)s players, not %(n)s",
+                                      max(cls.player_counts), game=cls.name,
+                                      choices=or_list(sorted(cls.player_counts)), n=names),
                              "players")
         opts: dict = {"players": names}
         for o in cls.options:
@@ -523,4 +531,4 @@ class Game(ABC):
 def or_list(items: list) -> str:
     """"3", "3 or 4", "3, 4, 5 or 6"."""
     items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " " + _("or") + " " + items[-1]
+    return items[0] if len(items) == 1 else join(", ", items[:-1]) + " " + _("or") + " " + items[-1]

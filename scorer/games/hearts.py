@@ -116,7 +116,8 @@ class HeartsFamily(Game):
         if passing == "none":
             return _("No passing this deal.")
         way, count = passing.split()
-        return _("Pass %(count)s cards %(way)s.", count=count, way=PASS_WORDS[way])
+        return ngettext("Pass %(count)s card %(way)s.", "Pass %(count)s cards %(way)s.",
+                        int(count), count=int(count), way=PASS_WORDS[way])
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"hearts", "heart_cards", "taken_by"})
@@ -129,9 +130,11 @@ class HeartsFamily(Game):
                 given = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
                 for s in range(self.n):
                     if given[s] != from_cards[s]:
-                        raise EntryError(_(
+                        raise EntryError(ngettext(
+                            "%(name)s: hearts says %(count)s, but %(cards)s heart card is listed",
                             "%(name)s: hearts says %(count)s, but %(cards)s heart cards are listed",
-                            name=self.names[s], count=given[s], cards=from_cards[s]), "hearts")
+                            from_cards[s], name=self.names[s], count=given[s],
+                            cards=from_cards[s]), "hearts")
             out["hearts"] = from_cards
         elif self.spot:
             raise EntryError(_("under Spot scoring, say which hearts each player took"),

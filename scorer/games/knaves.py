@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
-from ..i18n import L_, _, ngettext
+from ..i18n import L_, _, join, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    only_fields, owners, score_lines)
 from .tricks import Captured, Setup
@@ -80,9 +80,10 @@ class Knaves(Game):
         for s in range(self.n):
             jacks = [j for j in JACKS if taken_by[j] == s]
             if len(jacks) > 3 * out["tricks"][s]:
-                raise EntryError(_(
+                raise EntryError(ngettext(
+                    "%(name)s took %(tricks)s (%(cards)s card): too few for %(jacks)s",
                     "%(name)s took %(tricks)s (%(cards)s cards): too few for %(jacks)s",
-                    name=self.names[s], cards=3 * out["tricks"][s],
+                    3 * out["tricks"][s], name=self.names[s], cards=3 * out["tricks"][s],
                     tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
                     jacks=ngettext("%(num)s jack", "%(num)s jacks", len(jacks))), "taken_by")
         out["taken_by"] = taken_by
@@ -137,7 +138,7 @@ class Knaves(Game):
         for s in range(self.n):
             taken = [ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s])]
             taken += [display(j) for j in JACKS if entry["taken_by"][j] == s]
-            parts.append(f"{self.names[s]} {' '.join(taken)}")
+            parts.append(self.names[s] + " " + join(" ", taken))
         if entry.get("turn_up"):
             parts.append(_("%(card)s turned up", card=display(entry["turn_up"])))
-        return "; ".join(parts)
+        return join("; ", parts)

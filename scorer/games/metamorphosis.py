@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK, SYMBOLS
-from ..i18n import L_, _, ngettext
+from ..i18n import L_, _, join, ngettext
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
                    only_fields, whole)
 from .tricks import Captured, Decision, Setup
@@ -97,7 +97,7 @@ def rule_words(rule: DealRule) -> str:
               "hearts": lambda: _("%(points)s for every heart taken", points=p),
               "spades": lambda: _("%(points)s for every spade taken", points=p),
               "cards": lambda: _("%(points)s for every card taken", points=p)}[rule.counted]()
-    return f"{trump_words(rule.trump)}, {scores}"
+    return trump_words(rule.trump) + ", " + scores
 
 
 def counted_words(counted: str, k: int) -> str:
@@ -259,10 +259,13 @@ class Metamorphosis(Game):
                                cards=counted_words("cards", step.count)))
             elif step.action == "refill":
                 need = sum(st.count for st in flow.steps if st.action == "draw")
-                notes.append(_("The stock has only %(stock)s and %(need)s are needed: shuffle "
-                               "the %(count)s face-down discards into it (house rule).",
-                               stock=counted_words("cards", stock), need=need,
-                               count=step.count))
+                notes.append(ngettext(
+                    "The stock has only %(stock)s and %(need)s are needed: shuffle the "
+                    "%(count)s face-down discard into it (house rule).",
+                    "The stock has only %(stock)s and %(need)s are needed: shuffle the "
+                    "%(count)s face-down discards into it (house rule).",
+                    step.count, stock=counted_words("cards", stock), need=need,
+                    count=step.count))
                 stock += step.count
             elif step.action == "draw":
                 notes.append(_("%(name)s draws %(cards)s from the stock.", name=who,
@@ -319,7 +322,7 @@ class Metamorphosis(Game):
     def declared_words(self, decl: list[int]) -> str:
         parts = [_("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s])
                  for s in range(self.n)]
-        return _("Declarations: %(list)s", list=", ".join(parts))
+        return _("Declarations: %(list)s", list=join(", ", parts))
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"declarations", "tricks", *COUNTED_FIELDS})
@@ -394,7 +397,7 @@ class Metamorphosis(Game):
             if rule.counted == "cards":
                 words = ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s]) \
                     + ", " + words
-            line = f"{words} → {base[s]}"
+            line = words + f" → {base[s]}"
             if decl[s] == d:
                 if s == winner:
                     points[s] += BONUS
@@ -489,8 +492,8 @@ class Metamorphosis(Game):
                 words.append(counted_words("cards", entry["tricks"][s] * self.n))
             else:
                 words.append(counted_words(rule.counted, entry[rule.counted][s]))
-            parts.append(f"{self.names[s]} {', '.join(words)}")
-        text = "; ".join(parts)
+            parts.append(self.names[s] + " " + join(", ", words))
+        text = join("; ", parts)
         if "declarations" in entry:
             text += "; " + self.declared_words(entry["declarations"])
         return text

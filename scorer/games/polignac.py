@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import display, is_card, pack
-from ..i18n import L_, _
+from ..i18n import L_, _, join
 from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, end_options,
                    only_fields, owners, pack_note, score_lines, seat)
 from .tricks import Captured, Setup
@@ -200,4 +200,4 @@ class Polignac(Game):
             name = self.names[capot["seat"]]
             parts.append(_("%(name)s made a capot", name=name) if capot["made"]
                          else _("%(name)s's capot failed", name=name))
-        return "; ".join(parts)
+        return join("; ", parts)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import pack
-from ..i18n import L_, _
+from ..i18n import L_, _, join
 from .base import (Field, Game, Option, Outcome, Plan, Score, end_options, only_fields, owners,
                    pack_note, score_lines)
 from .tricks import Captured, Setup
@@ -53,7 +53,7 @@ class Slobberhannes(Game):
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"taken_by"})
         return {"taken_by": owners(entry.get("taken_by"), PENALTIES, self.n,
-                                   labels={p: str(w) for p, w in WORDS.items()})}
+                                   labels=WORDS)}
 
     def score(self, entry: dict, plan: Plan) -> Score:
         points = [0] * self.n
@@ -61,7 +61,7 @@ class Slobberhannes(Game):
         for p, value in self.values.items():
             s = entry["taken_by"][p]
             points[s] += value
-            lines[s].append(str(WORDS[p]))
+            lines[s].append(WORDS[p])
         note = ""
         everything = self.took_everything(entry)
         if everything is not None and self.opts["classic"]:
@@ -97,7 +97,7 @@ class Slobberhannes(Game):
     def describe(self, entry: dict, plan: Plan) -> str:
         parts = []
         for s in range(self.n):
-            taken = [str(WORDS[p]) for p in PENALTIES if entry["taken_by"][p] == s]
+            taken = [WORDS[p] for p in PENALTIES if entry["taken_by"][p] == s]
             if taken:
-                parts.append(f"{self.names[s]} {', '.join(taken)}")
-        return "; ".join(parts)
+                parts.append(self.names[s] + " " + join(", ", taken))
+        return join("; ", parts)

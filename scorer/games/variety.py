@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cards import FULL_PACK, RED, SYMBOLS
-from ..i18n import L_, _, ngettext
+from ..i18n import L_, _, join, ngettext
 from .base import EntryError, Field, Game, Option, Outcome, Plan, Score, only_fields, seat, whole
 from .tricks import Captured, Decision, Setup
 
@@ -317,7 +317,7 @@ class Variety(Game):
 
     def _count(self, value: Any, key: str) -> int:
         try:
-            return whole(value, str(LABELS[key]), 0, IN_PACK[key])
+            return whole(value, LABELS[key], 0, IN_PACK[key])
         except EntryError as e:
             raise EntryError(e.message, key) from None
 
@@ -329,14 +329,18 @@ class Variety(Game):
         if dt.number == 4:
             red = out["red"]
             if red > 4 * tricks:
-                raise EntryError(_("the attackers took %(tricks)s, %(cards)s cards, so not "
-                                   "%(red)s red ones", tricks=_tricks(tricks), cards=4 * tricks,
-                                   red=red), "red")
+                raise EntryError(ngettext(
+                    "the attackers took %(tricks)s, %(cards)s card, so not %(red)s red ones",
+                    "the attackers took %(tricks)s, %(cards)s cards, so not %(red)s red ones",
+                    4 * tricks, tricks=_tricks(tricks), cards=4 * tricks, red=red), "red")
             if 4 * tricks - red > IN_PACK["black"]:
-                raise EntryError(_("the attackers took %(tricks)s, %(cards)s cards: with %(red)s "
-                                   "red that makes %(black)s black, but there are only 26",
-                                   tricks=_tricks(tricks), cards=4 * tricks, red=red,
-                                   black=4 * tricks - red), "red")
+                raise EntryError(ngettext(
+                    "the attackers took %(tricks)s, %(cards)s card: with %(red)s red that makes "
+                    "%(black)s black, but there are only 26",
+                    "the attackers took %(tricks)s, %(cards)s cards: with %(red)s red that makes "
+                    "%(black)s black, but there are only 26",
+                    4 * tricks, tricks=_tricks(tricks), cards=4 * tricks, red=red,
+                    black=4 * tricks - red), "red")
             return
         cards = [f for f in dt.fields if f != "tricks"]
         if not cards:
@@ -346,9 +350,11 @@ class Variety(Game):
         for side, got, took in ((_("the attackers"), mine, tricks),
                                 (_("the defenders"), theirs, TRICKS - tricks)):
             if sum(got.values()) > 4 * took:
-                raise EntryError(_("%(side)s took %(tricks)s, %(cards)s cards: too few for "
-                                   "%(what)s", side=side, tricks=_tricks(took), cards=4 * took,
-                                   what=_side_words(dt, got)), cards[0])
+                raise EntryError(ngettext(
+                    "%(side)s took %(tricks)s, %(cards)s card: too few for %(what)s",
+                    "%(side)s took %(tricks)s, %(cards)s cards: too few for %(what)s",
+                    4 * took, side=side, tricks=_tricks(took), cards=4 * took,
+                    what=_side_words(dt, got)), cards[0])
 
     # --- the entry form ---------------------------------------------------------
     def entry_fields(self, plan: Plan, partial: dict) -> list[Field]:
@@ -459,7 +465,7 @@ class Variety(Game):
                      marks=["⚔" if s in attackers else "" for s in range(self.n)])
 
     def tag(self, dt: DealType) -> str:
-        return f"{dt.number} {SYMBOLS[dt.trump] if dt.trump else _('NT')}"
+        return f"{dt.number} " + (SYMBOLS[dt.trump] if dt.trump else _("NT"))
 
     # --- who called what ------------------------------------------------------
     def calls_by_seat(self, entry: dict, dealer: int) -> list[list[int]]:
@@ -557,7 +563,7 @@ class Variety(Game):
         if "tricks" in entry and "tricks" not in dt.shown:
             took = _tricks(entry["tricks"]) + ", " + took
         parts.append(_("the attackers took %(took)s", took=took))
-        return "; ".join(parts)
+        return join("; ", parts)
 
     def _pair(self, seats: Any) -> str:
         a, b = seats
@@ -589,13 +595,13 @@ def _side_words(dt: DealType, took: dict) -> str:
         elif what == "clubs":
             words.append(ngettext("%(num)s club", "%(num)s clubs", k))
         elif what == "red" and dt.number == 4:
-            words.append(_("%(num)s red", num=k))
+            words.append(ngettext("%(num)s red", "%(num)s red", k))
         elif what == "black":
-            words.append(_("%(num)s black", num=k))
+            words.append(ngettext("%(num)s black", "%(num)s black", k))
         elif what == "red":
             words.append(ngettext("%(num)s red card", "%(num)s red cards", k))
         elif what == "black_tj":
-            words.append(_("%(num)s black 10/J", num=k))
+            words.append(ngettext("%(num)s black 10/J", "%(num)s black 10/J", k))
         elif what == "red_tj":
-            words.append(_("%(num)s red 10/J", num=k))
-    return ", ".join(words)
+            words.append(ngettext("%(num)s red 10/J", "%(num)s red 10/J", k))
+    return join(", ", words)

@@ -174,8 +174,10 @@ def check_deal(match_id: int):
         _undo(play)
     now = progress(rules, plan, play, decisions)
     if "save" in request.form and not (now.complete and now.entry):
-        error = _("Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
-                  k=len(now.winners), n=setup.tricks if setup else "?")
+        error = ngettext("Not saved: the deal is not complete yet (%(k)s of %(n)s trick).",
+                         "Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
+                         setup.tricks if setup else 0, k=len(now.winners),
+                         n=setup.tricks if setup else "?")
     elif "save" in request.form:
         try:
             save_deal(match_id, number, now.entry, expect, key)
@@ -316,7 +318,9 @@ def _answer(form: TrickForm) -> tuple[str | None, str | None]:
                        text=bad[0][:12])
     players = max(cls.player_counts)
     if not 2 <= len(trick) <= players:
-        return None, _("A trick of %(game)s has 2 to %(n)s cards.", game=cls.name, n=players)
+        return None, ngettext("A trick of %(game)s has 2 to %(n)s card.",
+                              "A trick of %(game)s has 2 to %(n)s cards.", players,
+                              game=cls.name, n=players)
     if len(set(trick)) != len(trick):
         return None, _("A card appears twice.")
     counts = sorted(k for k in cls.player_counts if k >= len(trick))

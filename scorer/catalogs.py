@@ -1,0 +1,157 @@
+"""The message catalogs under scorer/translations/: extract, update, check.
+
+``make catalogs`` (``python -m scorer.catalogs``) extracts every message of
+the code and the templates (babel.cfg; ``_``, ``L_`` and ``ngettext``) into
+messages.pot and brings each language's messages.po up to date with it: a
+message the code no longer has is dropped; a changed one comes back fuzzy with
+its old translation as a suggestion, for the translator to check and un-fuzzy
+(a fuzzy mark on a message nobody had translated is taken off). ``make run`` and ``make test`` compile
+the .po files into .mo files (build output, not committed).
+
+:func:`problems` is what tests/test_catalogs.py holds every catalog to.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.frontend import CommandLineInterface
+from babel.messages.plurals import get_plural
+from babel.messages.pofile import read_po, write_po
+
+ROOT = Path(__file__).resolve().parent.parent
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"
+POT = TRANSLATIONS / "messages.pot"
+SOURCE = "en"  # the language of the msgids: its catalog needs no translations
+EXTRACT = ["-F", "babel.cfg", "-k", "L_", "--no-wrap", "--sort-output",
+           "--add-location=file", "--project=Scorer", "--copyright-holder=Scorer"]
+
+
+def _pybabel(*args: str) -> None:
+    with contextlib.chdir(ROOT):  # the files named as the project names them
+        CommandLineInterface().run(["pybabel", "-q", *args])
+
+
+def extract(output: Path) -> Catalog:
+    """Every message of the code and the templates as they are now."""
+    _pybabel("extract", *EXTRACT, "-o", str(output), ".")
+    with open(output, "rb") as f:
+        return read_po(f)
+
+
+def catalog_path(lang: str, folder: Path = TRANSLATIONS) -> Path:
+    return folder / lang / "LC_MESSAGES" / "messages.po"
+
+
+def languages(folder: Path = TRANSLATIONS) -> list[str]:
+    """The languages that have a catalog."""
+    return sorted(p.parent.parent.name for p in folder.glob("*/LC_MESSAGES/messages.po"))
+
+
+def update() -> None:
+    """messages.pot from the code, every messages.po from messages.pot."""
+    with tempfile.TemporaryDirectory() as tmp:
+        fresh = Path(tmp) / "messages.pot"
+        extract(fresh)
+        if not POT.exists() or _undated(fresh) != _undated(POT):
+            POT.write_bytes(fresh.read_bytes())  # else its date stays: no change to merge
+    _pybabel("update", "-i", str(POT), "-d", str(TRANSLATIONS), "--no-wrap",
+             "--ignore-obsolete")
+    for lang in languages():
+        _tidy(catalog_path(lang))
+
+
+def _undated(path: Path) -> list[str]:
+    return [line for line in path.read_text("utf-8").splitlines()
+            if not line.startswith('"POT-Creation-Date:')]
+
+
+def _tidy(path: Path) -> None:
+    """A fuzzy mark on a message nobody translated says nothing: off with it."""
+    with open(path, "rb") as f:
+        catalog = read_po(f)
+    marked = [m for m in catalog if m.id and m.fuzzy and not _translated(m)]
+    if not marked:
+        return
+    for m in marked:
+        m.flags.discard("fuzzy")
+    with open(path, "wb") as f:
+        write_po(f, catalog, width=0, ignore_obsolete=True)
+
+
+def _strings(message) -> list[str]:
+    return list(message.string) if isinstance(message.string, (list, tuple)) \
+        else [message.string or ""]
+
+
+def _translated(message) -> bool:
+    return all(_strings(message))
+
+
+# %(name)s and %s as Python formats them (%% is a per cent sign); {n} and
+# {{ n }} as the page's script fills them in.
+_PERCENT = re.compile(r"%(?:\((\w+)\))?[#0 +-]*\d*(?:\.\d+)?[diouxXeEfFgGcrsa]")
+_BRACES = re.compile(r"\{\{?\s*(\w*)\s*\}?\}")
+
+
+def placeholders(text: str, python_format: bool) -> set[str]:
+    found = {f"{{{name}}}" for name in _BRACES.findall(text)}
+    if python_format:
+        plain = text.replace("%%", "")
+        found |= {f"%({name})" if name else "%" for name in _PERCENT.findall(plain)}
+    return found
+
+
+def problems(path: Path, lang: str, current: Catalog, complete: bool) -> list[str]:
+    """What is wrong with the catalog at ``path`` for ``lang`` against the current
+    messages: missing, stale (not in the code any more), obsolete, with other
+    placeholders than the English, a Plural-Forms header that is not the
+    language's; and with ``complete`` (a language offered to players), fuzzy or
+    untranslated (a plural form left out included). An empty list: nothing."""
+    with open(path, "rb") as f:
+        catalog = read_po(f, locale=lang)
+    out = []
+    want = {m.id: m for m in current if m.id}
+    have = {m.id: m for m in catalog if m.id}
+    if catalog.fuzzy:
+        out.append(f"{lang}: the header is marked fuzzy (the catalog would not be compiled)")
+    forms = get_plural(lang).num_plurals
+    if catalog.num_plurals != forms:
+        out.append(f"{lang}: Plural-Forms gives {catalog.num_plurals} forms, not {forms}")
+    out += [f"{lang}: missing {_show(i)}" for i in want if i not in have]
+    out += [f"{lang}: stale (no longer in the code) {_show(i)}" for i in have if i not in want]
+    out += [f"{lang}: obsolete {_show(m.id)}" for m in catalog.obsolete.values()]
+    for i, m in have.items():
+        if complete and m.fuzzy:
+            out.append(f"{lang}: fuzzy {_show(i)}")
+        strings = _strings(m)
+        if complete and lang != SOURCE and not all(strings):
+            out.append(f"{lang}: untranslated {_show(i)}")
+        python_format = "python-format" in m.flags or (i in want and want[i].python_format)
+        english = [i] if isinstance(i, str) else list(i)
+        need = set().union(*(placeholders(e, python_format) for e in english))
+        allowed = need | ({"%(num)"} if m.pluralizable else set())
+        for s in strings:
+            if s and not need <= placeholders(s, python_format) <= allowed:
+                out.append(f"{lang}: placeholders {sorted(placeholders(s, python_format))} in "
+                           f"{s!r}, but {sorted(need)} in {_show(i)}")
+    return out
+
+
+def _show(msgid) -> str:
+    return repr(msgid if isinstance(msgid, str) else msgid[0])
+
+
+if __name__ == "__main__":
+    update()
+    with tempfile.TemporaryDirectory() as tmp:
+        now = extract(Path(tmp) / "messages.pot")
+    for lang in languages():
+        left = [p for p in problems(catalog_path(lang), lang, now, complete=True)]
+        print(f"{lang}: {len(left)} messages to translate or check" if left else f"{lang}: complete",
+              file=sys.stderr)
