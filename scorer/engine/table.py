@@ -195,28 +195,25 @@ def play_deal(rules: Game, plan: Plan, players: list, rng: random.Random,
 def play_match(rules: Game, players: list, rng: random.Random, first_dealer: int = 0,
                given: Callable[[Plan, random.Random], dict] | None = None
                ) -> Iterator[tuple[Plan, Played, dict]]:
-    """Play a match deal after deal through the game's own fold (``plan``,
-    ``check``, ``score``, ``advance``) until its ``outcome`` says it is over,
-    yielding each deal's plan, play and checked entry. Between deals each player
-    picks up the cards they took, for a deal that is not dealt afresh
+    """Play a match deal after deal through the fold's own :func:`~scorer.match.step`
+    (``plan``, ``check``, ``score``, ``advance``) until its ``outcome`` says it is
+    over, yielding each deal's plan, play and checked entry. Between deals each
+    player picks up the cards they took, for a deal that is not dealt afresh
     (``plan.dealt`` False). ``given(plan, rng)``: choices the caller makes
     beside the cards; the players make the rest."""
-    n = rules.n
-    state = rules.start(first_dealer)
-    totals = [0] * n
-    table = Table([[] for _s in range(n)])
-    number = 0
-    while True:
-        plan = rules.plan(state)
+    # scorer.match checks a recorded deal's play with this package: imported
+    # at the top of this module, the two would import each other.
+    from ..match import Position, step
+
+    position = Position.start(rules, first_dealer)
+    table = Table([[] for _s in range(rules.n)])
+    while not position.finished:
+        plan = rules.plan(position.state)
         played = play_deal(rules, plan, players, rng, given(plan, rng) if given else None, table)
-        entry = rules.check(entry_of(rules, plan, played), plan)
-        yield plan, played, entry
-        number += 1
-        totals = [t + p for t, p in zip(totals, rules.score(entry, plan).points)]
-        state = rules.advance(state, entry, plan)
+        deal = step(rules, position, entry_of(rules, plan, played), plan)
+        yield plan, played, deal.entry
+        position = deal.after
         table.hands = [list(cards) for cards in played.captured.taken]
-        if rules.outcome(totals, number).finished:
-            return
 
 
 def entry_of(rules: Game, plan: Plan, played: Played, given: dict | None = None) -> dict:
