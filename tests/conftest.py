@@ -1,4 +1,4 @@
-"""Shared fixtures: an app on a fresh SQLite file, its test client, and the
+"""Shared fixtures: an app on a fresh SQLite file, its test client and CLI runner, and the
 browser fixtures pointed at Debian's Chromium (see shared/notes/browser-tests.md)."""
 
 from __future__ import annotations
@@ -24,6 +24,12 @@ def app(tmp_path):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+@pytest.fixture
+def runner(app):
+    """The app's command line, run in this process (``runner.invoke(args=[...])``)."""
+    return app.test_cli_runner()
 
 
 @pytest.fixture

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 
@@ -696,25 +694,19 @@ def test_play_through_the_api(client):
     assert r.status_code == 201 and r.get_json()["computed"]["totals"] == [0, 5, 0, 0]
 
 
-def test_play_through_the_replay_command(tmp_path):
-    import os
-
-    env = {**os.environ, "SCORER_INSTANCE": str(tmp_path / "instance")}
-    cmd = [sys.executable, "-m", "flask", "--app", "scorer", "replay", "-"]
+def test_play_through_the_replay_command(runner):
     good = record("slobberhannes", [{"play": {"tricks": SLOB_TRICKS, "hands": SLOB_HANDS}}])
-    out = subprocess.run(cmd, input=json.dumps(good), capture_output=True, text=True, env=env)
-    assert out.returncode == 0, out.stderr
+    out = runner.invoke(args=["replay", "-"], input=json.dumps(good))
+    assert out.exit_code == 0, out.stderr
     assert json.loads(out.stdout)["per_deal"] == [[0, 1, 0, 3]]
     bad = json.loads(json.dumps(good))
     bad["deals"][0]["play"]["tricks"][6][3] = [1, "JS"]
-    out = subprocess.run(cmd, input=json.dumps(bad), capture_output=True, text=True, env=env)
-    assert out.returncode == 1 and out.stdout == ""
+    out = runner.invoke(args=["replay", "-"], input=json.dumps(bad))
+    assert out.exit_code == 1 and out.stdout == ""
     assert out.stderr.strip() == "deal 1: trick 7: J♠ was already played in trick 1"
 
 
-def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(client, tmp_path):
-    import os
-
+def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(client, runner):
     r = client.post("/api/matches", json=record(
         "metamorphosis", [{"declarations": [1, 4], "play": {"tricks": META_1}}], 2))
     assert r.status_code == 201 and r.get_json()["computed"]["per_deal"] == [[10, -24]]
@@ -722,11 +714,9 @@ def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(c
     r = client.post(f"/api/matches/{mid}/deals", json={"play": {"tricks": META_2}})
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["per_deal"] == [[10, -24], [12, 9]]
-    env = {**os.environ, "SCORER_INSTANCE": str(tmp_path / "instance")}
-    cmd = [sys.executable, "-m", "flask", "--app", "scorer", "replay", "-"]
     good = record("variety", [{"bids": [6, 3, 2, 6], "play": {"tricks": VARIETY_TRICKS}}])
-    out = subprocess.run(cmd, input=json.dumps(good), capture_output=True, text=True, env=env)
-    assert out.returncode == 0, out.stderr
+    out = runner.invoke(args=["replay", "-"], input=json.dumps(good))
+    assert out.exit_code == 0, out.stderr
     assert json.loads(out.stdout)["per_deal"] == [[11, 11, 25, 25]]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -108,48 +109,59 @@ def test_csv_has_a_row_per_deal_and_player_then_totals():
 
 # --- flask --app scorer replay ---------------------------------------------------
 
-def replay(tmp_path, data, stdin=False):
-    env_cmd = [sys.executable, "-m", "flask", "--app", "scorer", "replay"]
+def replay(runner, tmp_path, data, stdin=False):
+    """``flask replay`` run in this process, from a file or from standard input."""
     if stdin:
-        return subprocess.run(env_cmd + ["-"], input=data, capture_output=True, text=True,
-                              env=_env(tmp_path))
+        return runner.invoke(args=["replay", "-"], input=data)
     path = tmp_path / "record.json"
     path.write_text(data, encoding="utf-8")
-    return subprocess.run(env_cmd + [str(path)], capture_output=True, text=True, env=_env(tmp_path))
+    return runner.invoke(args=["replay", str(path)])
 
 
-def _env(tmp_path):
-    import os
-    return {**os.environ, "SCORER_INSTANCE": str(tmp_path / "instance")}
-
-
-def test_replay_prints_computed(tmp_path):
-    r = replay(tmp_path, json.dumps(EXAMPLE))
-    assert r.returncode == 0, r.stderr
+def test_replay_prints_computed(runner, tmp_path):
+    r = replay(runner, tmp_path, json.dumps(EXAMPLE))
+    assert r.exit_code == 0, r.stderr
     assert json.loads(r.stdout)["totals"] == [24, 28, 34]
-    r = replay(tmp_path, json.dumps(EXAMPLE), stdin=True)
-    assert r.returncode == 0 and json.loads(r.stdout)["per_deal"][1] == [7, 5, 31]
+    r = replay(runner, tmp_path, json.dumps(EXAMPLE), stdin=True)
+    assert r.exit_code == 0 and json.loads(r.stdout)["per_deal"][1] == [7, 5, 31]
+
+
+BAD_DEAL_3 = json.dumps({**EXAMPLE, "deals": EXAMPLE["deals"] + [
+    {"hearts": [4, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}]})
 
 
 @pytest.mark.parametrize("text, message", [
-    (json.dumps({**EXAMPLE, "deals": EXAMPLE["deals"] + [{"hearts": [4, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}]}),
-     "deal 3: hearts add up to 14, but 13 are in play"),
+    (BAD_DEAL_3, "deal 3: hearts add up to 14, but 13 are in play"),
     ("{not json", "not JSON"),
     ("[" * 100_000, "not JSON"),
     ("", "not JSON"),
 ])
-def test_replay_refuses_in_one_line_exit_1(tmp_path, text, message):
-    r = replay(tmp_path, text)
-    assert r.returncode == 1
+def test_replay_refuses_in_one_line_exit_1(runner, tmp_path, text, message):
+    r = replay(runner, tmp_path, text)
+    assert r.exit_code == 1
     assert message in r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and r.exception is not None
+    assert isinstance(r.exception, SystemExit)  # no other exception escaped the command
     assert r.stdout == ""
 
 
-def test_replay_missing_file(tmp_path):
-    r = subprocess.run([sys.executable, "-m", "flask", "--app", "scorer", "replay",
-                        str(tmp_path / "nope.json")], capture_output=True, text=True, env=_env(tmp_path))
-    assert r.returncode == 1 and len(r.stderr.strip().splitlines()) == 1
+def test_replay_missing_file(runner, tmp_path):
+    r = runner.invoke(args=["replay", str(tmp_path / "nope.json")])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
+    assert r.stderr.strip() == f"cannot read {tmp_path / 'nope.json'}: No such file or directory"
+
+
+def test_replay_as_a_real_process_exits_1_with_one_line(tmp_path):
+    """The one test through a real ``flask`` process: its exit status and its
+    standard error, as a shell script sees them."""
+    path = tmp_path / "record.json"
+    path.write_text(BAD_DEAL_3, encoding="utf-8")
+    env = {**os.environ, "SCORER_INSTANCE": str(tmp_path / "instance")}
+    r = subprocess.run([sys.executable, "-m", "flask", "--app", "scorer", "replay", str(path)],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 1
+    assert r.stderr == "deal 3: hearts add up to 14, but 13 are in play\n"
+    assert r.stdout == ""
 
 
 def test_fold_is_pure_and_edits_reflow():
