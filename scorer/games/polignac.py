@@ -33,6 +33,7 @@ class Polignac(Game):
     options = (
         Option("sevens", "choice", "black", L_("Sevens taken out"),
                L_("With 3, 5 or 6 players two sevens leave the pack."),
+               source=L_("Boussac: either colour; Wikipedia: the black"),
                choices=("black", "red"), choice_labels=(L_("7♠ 7♣"), L_("7♥ 7♦"))),
         Option("capot", "bool", False, L_("Capot"),
                L_("Before the first lead a player may declare to take every trick: made, "
@@ -41,7 +42,11 @@ class Polignac(Game):
         *end_options(20, L_("The first player to reach this total loses; the others share "
                             "the win."),
                      end_help=L_("Play until a player reaches the target (that player loses), "
-                                 "or a fixed number of deals (lowest wins).")),
+                                 "or a fixed number of deals (lowest wins)."),
+                     end_source=L_("Boussac, Wikipedia: the target; English card-game books: "
+                                   "a number of deals"),
+                     target_source=L_("Boussac: 10, 15 or 20; Wikipedia: 10 or 20"),
+                     deals_source=L_("English card-game books")),
         Option("direction", "choice", "clockwise", L_("Direction"),
                L_("Counter-clockwise: the deal passes to the right and the dealer's "
                   "right-hand neighbour leads."),

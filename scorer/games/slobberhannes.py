@@ -28,10 +28,10 @@ class Slobberhannes(Game):
     options = (
         Option("classic", "bool", False, L_("Classic scoring"),
                L_("Q♣ costs 1, not 2; a player who takes the first trick, the last trick "
-                  "and Q♣ pays 1 more.")),
+                  "and Q♣ pays 1 more."), source=L_("English card-game books")),
         *end_options(10, L_("The match ends when a player reaches this many penalty points; "
                             "lowest wins."), target_source=L_("seed 000"),
-                     end_source=L_("seed 000: the target")),
+                     end_source=L_("seed 000: the target"), deals_source=L_("house rule")),
     )
 
     @property
