@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 STAMP := $(VENV)/.installed
 
-.PHONY: run dev test chromium setup bench clean screenshots
+.PHONY: run dev test format chromium setup bench clean screenshots
 
 setup: $(STAMP) instance
 
@@ -32,8 +32,16 @@ run: setup
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
 
+# The linter and the formatter's check first (pyproject's [tool.ruff]), then every test.
 test: setup chromium
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
+
+# Apply the formatter and ruff's safe fixes (sorted imports and the like).
+format: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 # Refresh the README's phone screenshots (docs/*.png) from the browser tests.
 screenshots: setup chromium

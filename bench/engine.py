@@ -21,6 +21,11 @@ import random
 import sys
 import time
 
+try:
+    import pyspiel  # optional: pip install open-spiel
+except ImportError:
+    pyspiel = None
+
 from scorer.engine import RANDOM, entry_with_play, play_deal, play_match
 from scorer.games import GAMES
 
@@ -90,9 +95,7 @@ def ours(game: str, players: int, options: dict, seconds: float, whole: bool
 
 
 def openspiel_hearts(seconds: float) -> float | None:
-    try:
-        import pyspiel
-    except ImportError:
+    if pyspiel is None:
         return None
     game = pyspiel.load_game("hearts")
     rng = random.Random(1)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from functools import partial
 
 from scorer.record import load
 
@@ -40,7 +41,7 @@ def main() -> None:
     print(f"{'deals':>6} {'best ms':>9} {'median ms':>10} {'µs/deal':>8}")
     for n in (10, 100, 1000):
         record = black_maria_record(n)
-        best, median = best_of(lambda: load(record))
+        best, median = best_of(partial(load, record))
         print(f"{n:>6} {best * 1000:>9.2f} {median * 1000:>10.2f} {best / n * 1e6:>8.1f}")
 
 

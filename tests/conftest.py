@@ -7,6 +7,7 @@ import shutil
 import threading
 
 import pytest
+from werkzeug.serving import make_server
 
 from scorer import create_app
 
@@ -62,8 +63,6 @@ def browser_context_args(browser_context_args):
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app served on a free port from a thread of the test process."""
-    from werkzeug.serving import make_server
-
     folder = tmp_path_factory.mktemp("live")
     app = create_app({"DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "browser"})
     server = make_server("127.0.0.1", 0, app, threaded=True)

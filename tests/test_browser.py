@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import tempfile
 from pathlib import Path
 
 import pytest
+
+from scorer.engine import RANDOM, play_deal
+from scorer.games import GAMES
+from scorer.match import Match, fold
 
 pytestmark = pytest.mark.browser
 # Phone screenshots go to a scratch folder; `make screenshots` writes the README's into docs/.
@@ -123,12 +128,6 @@ def test_entry_form_on_a_phone_has_big_targets(page, live_server):
 
 def test_check_a_black_maria_deal_trick_by_trick_and_save(page, live_server):
     """A deal played by the engine (seeded), tapped in card by card on a phone."""
-    import random
-
-    from scorer.engine import RANDOM, play_deal
-    from scorer.games import GAMES
-    from scorer.match import Match, fold
-
     names = ["Ala", "Bartek", "Celina"]
     rules = GAMES["black_maria"](GAMES["black_maria"].normalize_options({}, 3), names)
     plan = fold(Match("black_maria", rules.opts, names)).next

@@ -9,6 +9,7 @@ import html
 import re
 
 import pytest
+
 from scorer import ROOT
 from scorer.games import GAMES
 

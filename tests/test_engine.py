@@ -14,8 +14,9 @@ import pytest
 from scorer.cards import FULL_PACK
 from scorer.engine import RANDOM, SIMPLE, deal, pass_cards, play_deal, progress
 from scorer.games import GAMES
-from scorer.games.variety import auction
+from scorer.games.base import EntryError, Game
 from scorer.games.tricks import Setup, TableState, trick_winner
+from scorer.games.variety import auction
 from scorer.record import RecordError, load
 
 from .helpers import NAMES, record
@@ -249,8 +250,8 @@ SLOB_HANDS = [[c for t in SLOB_TRICKS for s, c in t if s == seat] for seat in ra
 def test_slobberhannes_deal_by_hand():
     # Bartek the first trick 1, Darek the last trick 1 and Q♣ 2: 0, 1, 0, 3
     for play in ({"tricks": SLOB_TRICKS}, {"tricks": SLOB_TRICKS, "hands": SLOB_HANDS}):
-        m, st = load(record("slobberhannes", [{"play": play}]))
-        assert st.computed()["per_deal"] == [[0, 1, 0, 3]]
+        m, standings = load(record("slobberhannes", [{"play": play}]))
+        assert standings.computed()["per_deal"] == [[0, 1, 0, 3]]
         stored = m.deals[0]
         assert stored["taken_by"] == {"first_trick": 1, "last_trick": 3, "QC": 3}
         assert stored["play"] == play  # nothing the table entered is lost
@@ -260,8 +261,8 @@ def test_slobberhannes_deal_by_hand():
 
 def test_summary_beside_play_agreeing_is_kept():
     deal = {"play": {"tricks": SLOB_TRICKS}, "taken_by": {"QC": 3}}
-    m, st = load(record("slobberhannes", [deal]))
-    assert st.computed()["per_deal"] == [[0, 1, 0, 3]]
+    m, standings = load(record("slobberhannes", [deal]))
+    assert standings.computed()["per_deal"] == [[0, 1, 0, 3]]
 
 
 def refusal(game, deals, players=4, options=None) -> str:
@@ -350,18 +351,18 @@ POL_TRICKS = tricks_of(POL_ROWS, [1] * 8, 4)
 
 def test_polignac_deal_by_hand_and_capot():
     # Bartek took every jack: 2 + 1 + 1 + 1 = 5
-    m, st = load(record("polignac", [{"play": {"tricks": POL_TRICKS}}]))
-    assert st.computed()["per_deal"] == [[0, 5, 0, 0]]
+    m, standings = load(record("polignac", [{"play": {"tricks": POL_TRICKS}}]))
+    assert standings.computed()["per_deal"] == [[0, 5, 0, 0]]
     # with the capot declared beside the tricks it is made: the others 5 each
     opts = {"capot": True}
-    m, st = load(record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}],
+    m, standings = load(record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}],
                         options=opts))
-    assert st.computed()["per_deal"] == [[5, 0, 5, 5]]
+    assert standings.computed()["per_deal"] == [[5, 0, 5, 5]]
     assert m.deals[0]["capot"] == {"seat": 1, "made": True}
     # Celina declared it: failed, 5 more for her; Bartek his jacks
-    m, st = load(record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 2}}],
+    m, standings = load(record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 2}}],
                         options=opts))
-    assert st.computed()["per_deal"] == [[0, 5, 5, 0]]
+    assert standings.computed()["per_deal"] == [[0, 5, 5, 0]]
     msg = refusal("polignac", [{"play": {"tricks": POL_TRICKS},
                                 "capot": {"seat": 2, "made": True}}], options=opts)
     assert msg == "deal 1: capot made: summary says true, the tricks say false"
@@ -377,9 +378,9 @@ def test_polignac_counterclockwise_order_is_checked():
     assert msg == "deal 1: trick 1 is led by Bartek, but Darek leads"
     tricks = tricks_of(POL_ROWS, [1] * 8, 4, step=-1)  # played to the right from Bartek
     # dealer Celina: the right-hand neighbour Bartek leads; Ala plays second
-    m, st = load(record("polignac", [{"play": {"tricks": tricks}}],
+    m, standings = load(record("polignac", [{"play": {"tricks": tricks}}],
                         options={"direction": "counterclockwise"}, first_dealer=2))
-    assert st.computed()["per_deal"] == [[0, 5, 0, 0]]
+    assert standings.computed()["per_deal"] == [[0, 5, 0, 0]]
 
 
 # --- Hearts, Knaves: engine-dealt deals through the record --------------------------------
@@ -452,9 +453,9 @@ def test_knaves_turn_up_from_the_tricks():
     r, plan, p = engine_deal("knaves", 3, seed=5)
     turned = p.captured.turned_up
     tricks = p.record()["tricks"]
-    m, st = load(record("knaves", [{"play": {"tricks": tricks}}], 3))
+    m, standings = load(record("knaves", [{"play": {"tricks": tricks}}], 3))
     assert m.deals[0]["turn_up"] == turned and sum(m.deals[0]["tricks"]) == 17
-    m, st = load(record("knaves", [{"play": {"tricks": tricks}, "turn_up": turned.lower()}], 3))
+    m, standings = load(record("knaves", [{"play": {"tricks": tricks}, "turn_up": turned.lower()}], 3))
     assert m.deals[0]["turn_up"] == turned
     # naming a card that was played as the turned-up card is refused
     played = tricks[4][1][1]
@@ -509,9 +510,9 @@ def test_progress_knaves_needs_the_trump_to_name_winners():
 
 def test_metamorphosis_deal_2_diamonds_trump_beats():
     r = rules_for("metamorphosis", 3)
-    _m, st = load(record("metamorphosis", [{"declarations": [1, 1, 1], "tricks": [4, 4, 4],
+    _m, standings = load(record("metamorphosis", [{"declarations": [1, 1, 1], "tricks": [4, 4, 4],
                                              "clubs": [0, 0, 0]}], 3))
-    s = r.engine_setup(st.next, {})  # deal 2 of the round: diamonds trumps
+    s = r.engine_setup(standings.next, {})  # deal 2 of the round: diamonds trumps
     assert (s.trump, s.tricks, s.leader, len(s.pack)) == ("D", 12, BARTEK, 52)
     # A♠ led, 2♦ trumps it: Bartek
     assert winner(r, ["AS", "2D", "KS"], s) == BARTEK
@@ -603,10 +604,10 @@ META_2 = tricks_of([
 def test_metamorphosis_deals_by_hand():
     deals = [{"declarations": [1, 4], "play": {"tricks": META_1}},
              {"play": {"tricks": META_2, "hands": META_2_HANDS}}]
-    m, st = load(record("metamorphosis", deals, 2))
+    m, standings = load(record("metamorphosis", deals, 2))
     # deal 1: Ala 9 tricks, no club; Bartek 3 tricks, 6 clubs: 0 and -24; Ala declared
     # deal 1 and won it outright: +10. Deal 2: Ala took A♥ 8♥ 10♥ 9♥, Bartek K♥ Q♥ J♥: 12, 9
-    assert st.computed()["per_deal"] == [[10, -24], [12, 9]]
+    assert standings.computed()["per_deal"] == [[10, -24], [12, 9]]
     assert {k: v for k, v in m.deals[0].items() if k != "play"} == \
         {"declarations": [1, 4], "tricks": [9, 3], "clubs": [0, 6]}
     assert {k: v for k, v in m.deals[1].items() if k != "play"} == \
@@ -651,8 +652,8 @@ def test_variety_deal_by_hand():
     # the attackers took tricks 1, 3, 4, 8, 10 and 12: 6 tricks, 4 + 4 + 3 = 11 red cards;
     # the defenders 15: the attackers failed, the defenders +10 each
     for play in ({"tricks": VARIETY_TRICKS}, {"tricks": VARIETY_TRICKS, "hands": VARIETY_HANDS}):
-        m, st = load(record("variety", [{"bids": [6, 3, 2, 6], "play": play}]))
-        assert st.computed()["per_deal"] == [[11, 11, 25, 25]]
+        m, standings = load(record("variety", [{"bids": [6, 3, 2, 6], "play": play}]))
+        assert standings.computed()["per_deal"] == [[11, 11, 25, 25]]
         assert {k: v for k, v in m.deals[0].items() if k != "play"} == {
             "bids": [6, 3, 2, 6], "contract": 6, "attackers": [1, 0], "tricks": 6, "red": 11}
         assert m.deals[0]["play"] == play
@@ -722,8 +723,6 @@ def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(c
 
 def test_games_without_an_engine_yet_say_so():
     # a game module that answers no engine question refuses play by name
-    from scorer.games.base import EntryError, Game
-
     class Bare(Game):
         key, name = "bare", "Bare"
 

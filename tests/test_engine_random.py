@@ -301,6 +301,11 @@ def test_random_metamorphosis_matches(players, variant, deals):
         first = match % n
         player = RANDOM if match % 2 else SIMPLE
         dealer, leaders = first, []
+        # what each seat took, the stock and the discards after the deal before
+        # (set at the end of each deal; the first deal of a round deals afresh)
+        taken: list[list[str]] = []
+        stock: list[str] = []
+        discards: list[str] = []
         k = -1
         for k, (plan, played, entry) in enumerate(
                 play_match(rules, [player] * n, rng, first, declare if match % 4 < 2 else None)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from scorer.match import fold
 from scorer.record import RecordError, load
 
 from .helpers import computed, points, record
@@ -80,9 +81,9 @@ def test_spot_values_11_12_13_14():
 def test_spot_requires_heart_cards_and_target_500():
     refused("black_maria", [{"hearts": [3, 10, 0], "taken_by": {"QS": 0, "KS": 1, "AS": 2}}], 3,
             {"scoring": "spot"}, match="which hearts")
-    match, _st = load(record("black_maria", [], 3, {"scoring": "spot"}))
+    match, _standings = load(record("black_maria", [], 3, {"scoring": "spot"}))
     assert match.options["target"] == 500
-    match, _st = load(record("black_maria", [], 3))
+    match, _standings = load(record("black_maria", [], 3))
     assert match.options["target"] == 100
 
 
@@ -196,13 +197,12 @@ def test_dealer_moves_left_and_eldest_leads_black_maria():
 
 
 def test_hearts_leader_is_whoever_holds_the_lowest_club():
-    from scorer.match import fold
-    m, _st = load(record("hearts", [], 5))
+    m, _standings = load(record("hearts", [], 5))
     plan = fold(m).next
     assert plan.leader is None and "3♣" in plan.leader_text
-    m, _st = load(record("hearts", [], 6))
+    m, _standings = load(record("hearts", [], 6))
     assert "4♣" in fold(m).next.leader_text
-    m, _st = load(record("hearts", [], 4))
+    m, _standings = load(record("hearts", [], 4))
     assert "2♣" in fold(m).next.leader_text
 
 
@@ -237,7 +237,7 @@ def test_fixed_number_of_deals():
     # 3 × (17, 16, 10) = 51, 48, 30 → seat 2 wins
     assert c["totals"] == [51, 48, 30] and c["finished"] and c["winners"] == [2]
     # default: 2 × players deals
-    match, _st = load(record("black_maria", [], 3, {"end": "deals"}))
+    match, _standings = load(record("black_maria", [], 3, {"end": "deals"}))
     assert match.options["deals"] == 6
     refused("black_maria", [], 3, {"end": "deals", "deals": 4}, match="multiple of the players")
 
@@ -252,12 +252,11 @@ def test_partnership_lower_team_total_wins():
 
 
 def test_partnership_team_totals_shown():
-    from scorer.match import fold
     m, _ = load(record("black_maria", [bm(0, 1, 2, [1, 2, 3, 7])], 4, {"partnership": True}))
-    st = fold(m)
+    standings = fold(m)
     # seat 0: 1 + 13 = 14; 1: 2 + 10 = 12; 2: 3 + 7 = 10; 3: 7 → teams 24 and 19
-    assert st.team_totals == [((0, 2), 24), ((1, 3), 19)]
-    assert st.places == [2, 1, 2, 1]
+    assert standings.team_totals == [((0, 2), 24), ((1, 3), 19)]
+    assert standings.places == [2, 1, 2, 1]
 
 
 def test_tie_for_lowest_is_shared():
@@ -296,8 +295,7 @@ def test_a_later_bad_deal_is_named_by_number():
 
 
 def test_each_deal_in_words():
-    from scorer.match import fold
-    m, _st = load(record("black_maria", [{"hearts": [4, 8, 1], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}], 3))
+    m, _standings = load(record("black_maria", [{"hearts": [4, 8, 1], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}], 3))
     row = fold(m).rows[0]
     # 4 + 13 = 17; 8 + 10 + 7 = 25; 1
     assert row.score.lines == ["4 hearts, Q♠ → 17", "8 hearts, K♠, A♠ → 25", "1 heart → 1"]

@@ -37,22 +37,22 @@ def test_worked_example():
 
 
 def test_turn_up_names_the_trump_on_the_sheet_not_before_the_deal():
-    _match, st = load(record([EXAMPLE]))
-    assert st.rows[0].score.tag == "♥"  # 5♥ turned up: hearts are trump
-    assert st.rows[0].plan.trump is None  # unknown until the card is turned
-    assert st.next.trump is None
-    assert "5♥" in st.rows[0].words
+    _match, standings = load(record([EXAMPLE]))
+    assert standings.rows[0].score.tag == "♥"  # 5♥ turned up: hearts are trump
+    assert standings.rows[0].plan.trump is None  # unknown until the card is turned
+    assert standings.next.trump is None
+    assert "5♥" in standings.rows[0].words
 
 
 def test_turn_up_is_optional_and_stored_canonical():
     no_card = {"tricks": [7, 6, 4], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}}
-    match, st = load(record([no_card]))
-    assert st.computed()["per_deal"] == [[3, 2, 2]]  # as in the worked example
-    assert st.rows[0].score.tag == ""
+    match, standings = load(record([no_card]))
+    assert standings.computed()["per_deal"] == [[3, 2, 2]]  # as in the worked example
+    assert standings.rows[0].score.tag == ""
     assert "turn_up" not in match.deals[0]
-    match, st = load(record([{**EXAMPLE, "turn_up": "10s"}]))
+    match, standings = load(record([{**EXAMPLE, "turn_up": "10s"}]))
     assert match.deals[0]["turn_up"] == "10S"
-    assert st.rows[0].score.tag == "♠"
+    assert standings.rows[0].score.tag == "♠"
 
 
 def test_a_turned_up_jack_is_out_of_play():
@@ -63,8 +63,8 @@ def test_a_turned_up_jack_is_out_of_play():
     # the turned-up jack may also be given as null
     deal_null = {**deal, "taken_by": {**deal["taken_by"], "JH": None}}
     assert computed([deal_null])["per_deal"] == [[3, 4, 4]]
-    match, st = load(record([deal]))
-    assert st.rows[0].score.tag == "♥"
+    match, standings = load(record([deal]))
+    assert standings.rows[0].score.tag == "♥"
 
 
 def test_spade_jack_turned_up():
@@ -83,16 +83,16 @@ def test_a_player_may_take_every_trick_and_every_jack():
 
 
 def test_jack_values_option_changes_only_the_jacks_named():
-    match, st = load(record([EXAMPLE], options={"jack_values": {"JH": -5}}))
+    match, standings = load(record([EXAMPLE], options={"jack_values": {"JH": -5}}))
     assert match.options["jack_values"] == {"JH": -5, "JD": -3, "JC": -2, "JS": -1}
     # A 7 - 5 = 2; B 6 - 3 - 1 = 2; C 4 - 2 = 2
-    assert st.computed()["per_deal"] == [[2, 2, 2]]
+    assert standings.computed()["per_deal"] == [[2, 2, 2]]
     # a positive value is allowed: J♠ +1: B 6 - 3 + 1 = 4
     assert computed([EXAMPLE], options={"jack_values": {"JS": 1}})["per_deal"] == [[3, 4, 2]]
 
 
 def test_default_options():
-    match, _st = load(record([]))
+    match, _standings = load(record([]))
     # RECORD.md names no players option for Knaves: not accepted, not exported
     assert match.options == {"target": 20, "jack_values": DEFAULT_VALUES}
     assert "unknown option players" in refused([], options={"players": 3})
@@ -176,13 +176,13 @@ LEVEL = {"tricks": [8, 8, 1], "taken_by": {"JH": C, "JD": C, "JC": C}, "turn_up"
 def test_a_tie_for_the_highest_at_the_target_plays_on():
     c = computed([LEVEL] * 2)
     assert c["totals"] == [16, 16, -16] and not c["finished"]  # nobody at 20 yet
-    match, st = load(record([LEVEL] * 3))
-    c = st.computed()
+    match, standings = load(record([LEVEL] * 3))
+    c = standings.computed()
     # A 24 and B 24 both >= 20 and level at the top: play on
     assert c["totals"] == [24, 24, -24]
     assert not c["finished"] and c["winners"] == []
     assert c["next"] == {"dealer": 0, "leader": 1, "pass": None}  # 3 deals: round to seat 0
-    assert "play on" in st.note
+    assert "play on" in standings.note
     # deal 4: A 9 tricks, B 7, C 1 + J♥ J♦ J♣ (J♠ turned up): A 9, B 7, C -8
     c = computed([LEVEL] * 3 + [{**LEVEL, "tricks": [9, 7, 1]}])
     assert c["totals"] == [33, 31, -32]  # 24 + 9, 24 + 7, -24 - 8

@@ -42,7 +42,7 @@ def test_jacks():
 
 
 def test_default_options():
-    match, _st = load(record([]))
+    match, _standings = load(record([]))
     assert match.options == {"players": 4, "sevens": "black", "capot": False, "end": "target",
                              "target": 20, "deals": 8, "direction": "clockwise"}
 
@@ -50,9 +50,9 @@ def test_default_options():
 def test_made_capot():
     # D declares and takes every trick: D 0, every other player 5; jacks not scored: 15 = 5 × 3
     deal = {"capot": {"seat": D, "made": True}}
-    match, st = load(record([deal], options=CAPOT))
-    assert st.computed()["per_deal"] == [[5, 5, 5, 0]]
-    assert st.rows[0].score.tag == "capot"
+    match, standings = load(record([deal], options=CAPOT))
+    assert standings.computed()["per_deal"] == [[5, 5, 5, 0]]
+    assert standings.rows[0].score.tag == "capot"
     assert match.deals[0]["capot"] == {"seat": D, "made": True}
     # taken_by may be given, every jack the declarer's
     assert computed([{**deal, **jacks(D, D, D, D)}], options=CAPOT)["per_deal"] == [[5, 5, 5, 0]]
@@ -64,9 +64,9 @@ def test_made_capot():
 def test_failed_capot():
     # B declares and fails, and took J♠: B 5 + 2 = 7; A J♣ 1; C J♥ 1; D J♦ 1: sum 10
     deal = {"capot": {"seat": B, "made": False}, **jacks(B, A, C, D)}
-    _match, st = load(record([deal], options=CAPOT))
-    assert st.computed()["per_deal"] == [[1, 7, 1, 1]]
-    assert st.rows[0].score.tag != ""
+    _match, standings = load(record([deal], options=CAPOT))
+    assert standings.computed()["per_deal"] == [[1, 7, 1, 1]]
+    assert standings.rows[0].score.tag != ""
     # failed, no jack: C declares, A takes them all: A 5, C 5
     deal = {"capot": {"seat": C, "made": False}, **jacks(A, A, A, A)}
     assert computed([deal], options=CAPOT)["per_deal"] == [[5, 0, 5, 0]]
@@ -95,23 +95,23 @@ def test_no_capot_in_a_capot_match():
     (6, "red", "7♥ 7♦", 5),  # (32 - 2) / 6 = 5
 ])
 def test_the_plan_tells_the_pack_and_the_card_order(players, sevens, removed, hand):
-    _match, st = load(record([], players=players, options={"sevens": sevens}))
-    notes = " ".join(st.next.notes)
+    _match, standings = load(record([], players=players, options={"sevens": sevens}))
+    notes = " ".join(standings.next.notes)
     assert "K Q J A 10 9 8 7" in notes
     assert f"{hand} cards each" in notes
     if removed:
         assert f"take out {removed}" in notes
     else:
         assert "take out" not in notes
-    assert st.next.trump is None
+    assert standings.next.trump is None
 
 
 def test_the_capot_fields_are_asked_only_with_the_option():
-    _match, st = load(record([]))
-    assert [f.name for f in st.next.fields] == ["taken_by.JS", "taken_by.JC", "taken_by.JH",
+    _match, standings = load(record([]))
+    assert [f.name for f in standings.next.fields] == ["taken_by.JS", "taken_by.JC", "taken_by.JH",
                                                 "taken_by.JD"]
-    _match, st = load(record([], options=CAPOT))
-    assert "capot.seat" in [f.name for f in st.next.fields]
+    _match, standings = load(record([], options=CAPOT))
+    assert "capot.seat" in [f.name for f in standings.next.fields]
 
 
 # --- direction ---------------------------------------------------------------
@@ -138,8 +138,8 @@ def test_counterclockwise_deal_moves_right_and_the_right_hand_neighbour_leads():
     # 5 players, first dealer 1: after three deals (1 - 3) mod 5 = 3, leader 2
     assert computed([EXAMPLE] * 3, options=opts, players=5, first_dealer=1)["next"] == {
         "dealer": 3, "leader": 2, "pass": None}
-    _match, st = load(record([], options=opts))
-    assert any("right" in note for note in st.next.notes)
+    _match, standings = load(record([], options=opts))
+    assert any("right" in note for note in standings.next.notes)
 
 
 # --- the end -----------------------------------------------------------------
@@ -153,14 +153,14 @@ def test_the_first_to_reach_twenty_loses_and_the_others_share_the_win():
     c = computed(RACE[:4])
     # A 5 + 5 + 1 + 5 = 16; B 2; C 1; D 1
     assert c["totals"] == [16, 2, 1, 1] and not c["finished"]
-    _match, st = load(record(RACE))
-    c = st.computed()
+    _match, standings = load(record(RACE))
+    c = standings.computed()
     # A 16 + 5 = 21 >= 20: A loses; B, C and D share the win
     assert c["totals"] == [21, 2, 1, 1]
     assert c["finished"] and c["winners"] == [B, C, D]
     # ranked by lowest total: C and D first, B third, A last
-    assert st.places == [4, 3, 1, 1]
-    assert "Ala" in st.note
+    assert standings.places == [4, 3, 1, 1]
+    assert "Ala" in standings.note
     assert "deal 6" in refused(RACE + [EXAMPLE])
 
 

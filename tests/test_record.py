@@ -12,8 +12,6 @@ import pytest
 from scorer.match import fold
 from scorer.record import RecordError, dump, load, to_csv
 
-from .helpers import record
-
 EXAMPLE = {
     "format": "scorer-record", "version": 1, "game": "black_maria",
     "options": {"players": 3, "scoring": "black_maria", "omnibus": False, "target": 100},
@@ -27,15 +25,15 @@ EXAMPLE = {
 
 def test_the_example_of_record_md():
     # deal 1: 4+13=17, 6+10+7=23, 3 ; deal 2: A♠ 7, 5, 8+13+10=31 (RECORD.md)
-    _m, st = load(EXAMPLE)
-    assert st.computed() == {
+    _m, standings = load(EXAMPLE)
+    assert standings.computed() == {
         "per_deal": [[17, 23, 3], [7, 5, 31]], "totals": [24, 28, 34], "finished": False,
         "winners": [], "next": {"dealer": 2, "leader": 0, "pass": "right 3"}}
 
 
 def test_dump_then_load_gives_the_same_match_and_computed_is_ignored():
-    m, st = load(EXAMPLE)
-    out = dump(m, st, 7)
+    m, standings = load(EXAMPLE)
+    out = dump(m, standings, 7)
     assert out["id"] == 7 and out["computed"]["totals"] == [24, 28, 34]
     out["computed"]["totals"] = [0, 0, 0]  # import ignores it
     m2, st2 = load(json.loads(json.dumps(out)))
@@ -95,8 +93,8 @@ def test_unknown_top_level_keys_are_ignored_and_options_default():
 
 
 def test_csv_has_a_row_per_deal_and_player_then_totals():
-    m, st = load(EXAMPLE)
-    text = to_csv(m, st, "Black Maria")
+    m, standings = load(EXAMPLE)
+    text = to_csv(m, standings, "Black Maria")
     assert text.startswith("\ufeff")
     lines = text[1:].strip().split("\r\n")
     assert lines[0] == "match,deal,dealer,player,seat,entry,points,total,place"
@@ -167,6 +165,6 @@ def test_replay_as_a_real_process_exits_1_with_one_line(tmp_path):
 def test_fold_is_pure_and_edits_reflow():
     m, _ = load(EXAMPLE)
     m.deals[0] = {"hearts": [3, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
-    st = fold(m)
+    standings = fold(m)
     # deal 1 now 16, 23, 4; plus deal 2 (7, 5, 31) → 23, 28, 35
-    assert st.totals == [23, 28, 35]
+    assert standings.totals == [23, 28, 35]

@@ -51,15 +51,15 @@ def test_classic_scoring():
     assert computed([took(A, A, A)], options=opts)["per_deal"] == [[4, 0, 0, 0]]
     # two of the three is no bonus: A first + Q♣ = 2, C last = 1: sum 3
     assert computed([took(A, C, A)], options=opts)["per_deal"] == [[2, 0, 1, 0]]
-    _match, st = load(record([took(B, B, B)], options=opts))
-    assert "Bartek" in st.rows[0].score.note
+    _match, standings = load(record([took(B, B, B)], options=opts))
+    assert "Bartek" in standings.rows[0].score.note
 
 
 def test_default_options():
-    match, _st = load(record([]))
+    match, _standings = load(record([]))
     assert match.options == {"players": 4, "classic": False, "end": "target", "target": 10,
                              "deals": 8}  # deals default 2 × 4
-    match, _st = load(record([], players=5))
+    match, _standings = load(record([], players=5))
     assert match.options["deals"] == 10  # 2 × 5
 
 
@@ -73,12 +73,12 @@ def test_default_options():
     (6, True, 5),  # (32 - 2) / 6 = 5
 ])
 def test_the_plan_says_which_cards_to_take_out_and_the_hand(players, removed, hand):
-    _match, st = load(record([], players=players))
-    notes = " ".join(st.next.notes)
+    _match, standings = load(record([], players=players))
+    notes = " ".join(standings.next.notes)
     assert f"{hand} cards each" in notes
     assert ("7♠ 7♣" in notes) == removed
     assert "A K Q J 10 9 8 7" in notes
-    assert st.next.trump is None
+    assert standings.next.trump is None
 
 
 # --- dealer and leader -------------------------------------------------------

@@ -274,10 +274,10 @@ def test_bids_and_contract_attackers_must_agree():
 
 
 def test_the_stored_entry_carries_the_contract_and_attackers():
-    match, _st = load(record("variety", [{"bids": [2, 3, 6, 2], "tricks": 7}]))
+    match, _standings = load(record("variety", [{"bids": [2, 3, 6, 2], "tricks": 7}]))
     assert match.deals == [{"bids": [2, 3, 6, 2], "contract": 2, "attackers": [1, 0], "tricks": 7}]
     # and it loads again as stored
-    again, _st = load(record("variety", match.deals))
+    again, _standings = load(record("variety", match.deals))
     assert again.deals == match.deals
 
 
@@ -367,10 +367,10 @@ def test_tricks_is_only_checked_for_fit_where_the_type_does_not_count_it():
 
 def test_dealer_moves_left_and_the_dealers_left_calls_first():
     entry = deal(2, [ALA, CELINA], tricks=7)
-    m, _st = load(record("variety", [], 4, None, first_dealer=2))
+    m, _standings = load(record("variety", [], 4, None, first_dealer=2))
     seen = []
     for k in range(5):
-        m, _st = load(record("variety", [entry] * k, 4, None, first_dealer=2))
+        m, _standings = load(record("variety", [entry] * k, 4, None, first_dealer=2))
         plan = fold(m).next
         seen.append((plan.dealer, plan.context["first_caller"]))
         assert plan.leader is None and plan.leader_text == "the first namer's left-hand neighbour leads"
@@ -393,9 +393,9 @@ def test_the_bids_are_read_from_each_deals_dealer():
 
 
 def test_the_leader_is_named_in_the_deals_words():
-    m, st = load(record("variety", [{"bids": [5, 1, 8, 4, 7, 3, 4], "tricks": 7, "red": 14}],
+    m, standings = load(record("variety", [{"bids": [5, 1, 8, 4, 7, 3, 4], "tricks": 7, "red": 14}],
                         first_dealer=3))
-    row = st.rows[0]
+    row = standings.rows[0]
     # dealer Darek: Ala 5, Bartek 1, Celina 8, Darek 4, Ala 7, Bartek 3, Celina 4
     # → Darek and Celina attack, Ala (Darek's left) leads
     assert row.words == ("calls 5 1 8 4 7 3 4; type 4, ♦ trumps; Darek and Celina attack, "
@@ -414,9 +414,9 @@ def test_the_leader_is_named_in_the_deals_words():
 
 
 def test_score_words_for_other_types():
-    m, st = load(record("variety", [deal(1, [ALA, BARTEK], tricks=5), deal(6, [2, 3], red=13)],
+    m, standings = load(record("variety", [deal(1, [ALA, BARTEK], tricks=5), deal(6, [2, 3], red=13)],
                         options={"tie": "nobody"}))
-    one, six = st.rows
+    one, six = standings.rows
     assert one.score.tag == "1 NT" and six.score.tag == "6 ♣"
     assert one.score.note.endswith("The attackers failed: the defenders get +10 each.")
     assert one.score.lines[0] == "attacker: 5 tricks → 0"
@@ -433,10 +433,10 @@ def test_types_called_so_far_are_kept_per_player():
         {"bids": [5, 1, 8, 4, 7, 3, 4], "tricks": 7, "red": 14},  # dealer Ala: B C D A B C D
         deal(2, [CELINA, ALA], tricks=7),                          # only the attackers are known
     ]
-    m, st = load(record("variety", deals))
+    m, standings = load(record("variety", deals))
     # deal 1: Bartek 5 7, Celina 1 3, Darek 8 4, Ala 4; deal 2: Celina and Ala named 2
     expected = [[2, 4], [5, 7], [1, 2, 3], [4, 8]]
-    assert st.next.context["called"] == expected
+    assert standings.next.context["called"] == expected
     assert fold(load(record("variety", []))[0]).next.context["called"] == [[], [], [], []]
 
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 
 import pytest
 
+from scorer.engine import RANDOM, play_deal
+from scorer.games import GAMES
+from scorer.match import Match, fold
 
 from .test_web import deal_form, new_bm, stored
 
@@ -105,7 +109,8 @@ def test_garbage_in_the_hidden_fields_changes_nothing(client, app):
 @pytest.mark.parametrize("query, answer", [
     ("game=hearts&cards=10C+KC+2C+7H", "K♣, card 2, wins: the highest card of the suit led (♣)"),
     ("game=knaves&trump=H&cards=AS+KS+2H", "2♥, card 3, wins: a trump (♥) beats every card"),
-    ("game=knaves&trump=H&cards=AS+KD+QS", "A♠, card 1, wins: the highest card of the suit led (♠) wins; other suits cannot win (no trump was played)"),
+    ("game=knaves&trump=H&cards=AS+KD+QS", "A♠, card 1, wins: the highest card of the suit led (♠) wins; "
+     "other suits cannot win (no trump was played)"),
     ("game=polignac&cards=AC+KC+7C", "K♣, card 2, wins"),
     ("game=polignac&cards=AC+JC+10C+7C", "J♣, card 2, wins"),
     # Variety type 6: clubs trump, the lowest card wins
@@ -136,12 +141,6 @@ def test_who_won_refuses_what_cannot_be(client, query, problem):
 
 
 def test_hands_entered_first_then_every_card_is_checked(client, app):
-    import random
-
-    from scorer.engine import RANDOM, play_deal
-    from scorer.games import GAMES
-    from scorer.match import Match, fold
-
     names = ["Ala", "Bartek", "Celina"]
     rules = GAMES["black_maria"](GAMES["black_maria"].normalize_options({}, 3), names)
     plan = fold(Match("black_maria", rules.opts, names)).next

@@ -203,7 +203,7 @@ def play_match(rules: Game, players: list, rng: random.Random, first_dealer: int
     beside the cards; the players make the rest."""
     # scorer.match checks a recorded deal's play with this package: imported
     # at the top of this module, the two would import each other.
-    from ..match import Position, step
+    from ..match import Position, step  # noqa: PLC0415
 
     position = Position.start(rules, first_dealer)
     table = Table([[] for _s in range(rules.n)])

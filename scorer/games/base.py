@@ -17,12 +17,21 @@ Nothing here knows Flask; strings a player reads go through ``scorer.i18n``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..i18n import _
-from .tricks import (Captured, Decision, Setup, TableState, follow, follow_reason,
-                     parse_passing, trick_winner)
+from ..cards import RANKS, SYMBOLS, display, is_card, suit_of
+from ..i18n import L_, _
+from .tricks import (
+    Captured,
+    Decision,
+    Setup,
+    TableState,
+    follow,
+    follow_reason,
+    parse_passing,
+    trick_winner,
+)
 
 
 class EntryError(ValueError):
@@ -82,7 +91,6 @@ class Option:
     def _parse_map(self, value: Any) -> dict:
         """A map over ``choices`` (such as jacks) of signed points; keys not named
         keep their default."""
-        from ..cards import display, is_card
 
         def label(k):
             return display(k) if is_card(k) else str(k)[:20]
@@ -112,8 +120,6 @@ def end_options(target: Default, target_help: Any, target_source: Any = "",
                 deals_help: Any = None) -> tuple[Option, Option, Option]:
     """The options ``end`` (target | deals), ``target`` and ``deals`` that several
     penalty games share; :meth:`Game.end_reached` reads them."""
-    from ..i18n import L_
-
     return (
         Option("end", "choice", "target", L_("End"),
                end_help or L_("Play to a target total, or a fixed number of deals."),
@@ -135,8 +141,6 @@ def score_lines(parts: list[list], points: list[int]) -> list[str]:
 
 def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
     """What to take out of the pack before dealing, and how many cards each gets."""
-    from ..cards import display
-
     cards = " ".join(display(c) for c in removed)
     if pack is None:
         return _("Take %(cards)s out of the pack: %(hand)s cards each.", cards=cards, hand=hand)
@@ -193,7 +197,7 @@ def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
     names keys that are not cards ("the first trick")."""
     labels = labels or {}
 
-    def display(key: str) -> str:
+    def name_of(key: str) -> str:
         return labels.get(key) or _card_name(key)
 
     if value is None:
@@ -202,7 +206,7 @@ def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
         raise EntryError(_("%(what)s must say who took each card", what=what), what)
     for key in value:
         if key not in cards:
-            raise EntryError(_("%(card)s is not scored in this deal", card=display(key)), what)
+            raise EntryError(_("%(card)s is not scored in this deal", card=name_of(key)), what)
     out: dict[str, int | None] = {}
     for c in cards:
         v = value.get(c)
@@ -210,14 +214,12 @@ def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
             if c in optional:
                 out[c] = None
                 continue
-            raise EntryError(_("say who took %(card)s", card=display(c)), what)
-        out[c] = seat(v, n, display(c))
+            raise EntryError(_("say who took %(card)s", card=name_of(c)), what)
+        out[c] = seat(v, n, name_of(c))
     return out
 
 
 def _card_name(key: Any) -> str:
-    from ..cards import display, is_card
-
     return display(key) if is_card(key) else str(key)[:20]
 
 
@@ -331,9 +333,9 @@ class Game(ABC):
             del opts["players"]  # RECORD.md names no players option for this game
         return opts
 
-    @classmethod
+    @classmethod  # noqa: B027 (a hook most games leave empty)
     def check_options(cls, opts: dict) -> None:
-        """Cross-checks between options (override)."""
+        """Cross-checks between options (override); EntryError names the option."""
 
     # The fold's questions (override) -------------------------------------
     def start(self, first_dealer: int) -> Any:
@@ -443,8 +445,6 @@ class Game(ABC):
 
     def trick_setup(self, trump: str | None, lowest_wins: bool = False) -> Setup:
         """How one trick of this game is judged with the given trump."""
-        from dataclasses import replace
-
         plan = self.plan(self.start(0))
         setup = self.engine_setup(plan, {})
         return replace(setup, trump=trump, lowest_wins=lowest_wins, turn_up=False,
@@ -452,8 +452,6 @@ class Game(ABC):
 
     def trick_reason(self, trick: list[str], winner: int, setup: Setup) -> str:
         """Which card wins ``trick`` (cards in the order played) and the rule that decided."""
-        from ..cards import RANKS, SYMBOLS, display, suit_of
-
         card, led = trick[winner], suit_of(trick[0])
         trump = setup.trump is not None and suit_of(card) == setup.trump
         if setup.lowest_wins:

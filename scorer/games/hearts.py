@@ -10,10 +10,23 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Any
 
-from ..cards import RANKS, display, pack, rank_of, sort_key, suit_of
+from ..cards import RANKS, display, pack, parse, rank_of, sort_key, suit_of
 from ..i18n import L_, _, ngettext
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   end_options, only_fields, owners, pack_note, score_lines)
+from .base import (
+    EntryError,
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    counts,
+    end_options,
+    only_fields,
+    owners,
+    pack_note,
+    score_lines,
+)
 from .tricks import Captured, Setup, TableState, follow, follow_reason
 
 SPOT_VALUES = {
@@ -127,7 +140,8 @@ class HeartsFamily(Game):
                 for s in range(self.n):
                     if given[s] != from_cards[s]:
                         raise EntryError(_(
-                            "%(name)s: hearts says %(count)s, but %(cards)s heart cards are listed",
+                            "%(name)s: hearts says %(count)s, but %(cards)s heart cards "
+                            "are listed",
                             name=self.names[s], count=given[s], cards=from_cards[s]), "hearts")
             out["hearts"] = from_cards
         elif self.spot:
@@ -144,8 +158,6 @@ class HeartsFamily(Game):
                 "taken_by": out["taken_by"]}
 
     def _check_heart_cards(self, value: Any, in_play: tuple[str, ...]) -> list[list[str]]:
-        from ..cards import parse
-
         if not isinstance(value, list) or len(value) != self.n:
             raise EntryError(_("heart_cards needs one list of cards per player (%(n)s)", n=self.n),
                              "heart_cards")

@@ -12,8 +12,19 @@ from typing import Any
 
 from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
 from ..i18n import L_, _, ngettext
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   only_fields, owners, score_lines)
+from .base import (
+    EntryError,
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    counts,
+    only_fields,
+    owners,
+    score_lines,
+)
 from .tricks import Captured, Setup
 
 TRICKS = 17  # 52 cards: 17 each to three players, the 52nd turned up

@@ -16,8 +16,7 @@ from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK
 from ..i18n import L_, _, ngettext
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   only_fields, whole)
+from .base import EntryError, Field, Game, Option, Outcome, Plan, Score, counts, only_fields, whole
 from .tricks import Captured, Decision, Setup
 
 PACK = 52
@@ -246,7 +245,7 @@ class Metamorphosis(Game):
                 notes.append(_("%(name)s discards %(cards)s face down.", name=who,
                                cards=counted_words("cards", step.count)))
             elif step.action == "refill":
-                need = sum(st.count for st in flow.steps if st.action == "draw")
+                need = sum(draw.count for draw in flow.steps if draw.action == "draw")
                 notes.append(_("The stock has only %(stock)s and %(need)s are needed: shuffle "
                                "the %(count)s face-down discards into it (house rule).",
                                stock=counted_words("cards", stock), need=need,

@@ -13,8 +13,21 @@ from typing import Any
 
 from ..cards import display, is_card, pack
 from ..i18n import L_, _
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, end_options,
-                   only_fields, owners, pack_note, score_lines, seat)
+from .base import (
+    EntryError,
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    end_options,
+    only_fields,
+    owners,
+    pack_note,
+    score_lines,
+    seat,
+)
 from .tricks import Captured, Setup
 
 RANKS = ("K", "Q", "J", "A", "10", "9", "8", "7")  # high to low
@@ -108,7 +121,7 @@ class Polignac(Game):
                         "%(name)s made a capot and took every trick, so %(card)s cannot be "
                         "%(other)s's", name=self.names[declarer], card=display(jack),
                         other=self.names[who]), "taken_by")
-            out["taken_by"] = {j: declarer for j in JACKS}
+            out["taken_by"] = dict.fromkeys(JACKS, declarer)
         else:
             out["taken_by"] = owners(raw, tuple(JACKS), self.n)
         if capot:

@@ -8,8 +8,19 @@ from typing import Any
 
 from ..cards import pack
 from ..i18n import L_, _
-from .base import (Field, Game, Option, Outcome, Plan, Score, end_options, only_fields, owners,
-                   pack_note, score_lines)
+from .base import (
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    end_options,
+    only_fields,
+    owners,
+    pack_note,
+    score_lines,
+)
 from .tricks import Captured, Setup
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")

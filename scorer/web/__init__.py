@@ -6,9 +6,11 @@ from flask import Flask, current_app, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
+from ..cards import SYMBOLS, display, is_red
 from ..games import GAMES
 from ..i18n import _
 from ..match import DealError
+from .forms import field_id
 
 
 def db():
@@ -20,7 +22,9 @@ def wants_json() -> bool:
 
 
 def register(app: Flask) -> None:
-    from . import api, matches, play, rules
+    # The blueprints import db() from this package: imported at its top, they
+    # would import each other (flaskr defers its blueprints the same way).
+    from . import api, matches, play, rules  # noqa: PLC0415
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(api.bp)
@@ -30,9 +34,6 @@ def register(app: Flask) -> None:
 
     @app.context_processor
     def globals_():
-        from ..cards import SYMBOLS, display, is_red
-        from .forms import field_id
-
         return {"GAMES": GAMES, "card": display, "is_red": is_red, "SUITS": SYMBOLS,
                 "field_id": field_id}
 

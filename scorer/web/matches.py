@@ -291,7 +291,7 @@ def import_record():
     raw = upload.read() if upload else b""
     error = None
     try:
-        match, _st = load(read_json(raw))
+        match, _standings = load(read_json(raw))
     except RecordError as e:
         error = e.message
     if error:
