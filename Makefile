@@ -11,7 +11,7 @@ TRANSLATIONS := scorer/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run dev test chromium setup bench clean screenshots catalogs
+.PHONY: run dev test format chromium setup bench clean screenshots catalogs
 
 setup: $(STAMP) instance $(COMPILED)
 
@@ -45,8 +45,16 @@ run: setup
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
 
+# The linter and the formatter's check first (pyproject's [tool.ruff]), then every test.
 test: setup chromium
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest
+
+# Apply the formatter and ruff's safe fixes (sorted imports and the like).
+format: setup
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
 
 # Refresh the README's phone screenshots (docs/*.png) from the browser tests.
 screenshots: setup chromium

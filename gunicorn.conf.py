@@ -15,6 +15,9 @@ from pathlib import Path
 
 import gunicorn.http.wsgi
 
+from scorer import create_app
+from scorer.backup import daily
+
 instance = Path(os.environ.get("SCORER_INSTANCE") or Path(__file__).parent / "instance")
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
 workers = int(os.environ.get("WORKERS", "2"))
@@ -24,8 +27,6 @@ gunicorn.http.wsgi.SERVER = "Scorer"
 
 
 def keep_daily_copies(database: str, folder: Path) -> None:
-    from scorer.backup import daily
-
     while True:
         try:
             daily(database, folder)
@@ -35,8 +36,10 @@ def keep_daily_copies(database: str, folder: Path) -> None:
 
 
 def on_starting(server):
-    from scorer import create_app
-
     app = create_app()  # migrates the schema, once, before the workers fork
-    threading.Thread(target=keep_daily_copies, daemon=True, name="daily-backup",
-                     args=(app.config["DATABASE"], Path(app.instance_path) / "backups")).start()
+    threading.Thread(
+        target=keep_daily_copies,
+        daemon=True,
+        name="daily-backup",
+        args=(app.config["DATABASE"], Path(app.instance_path) / "backups"),
+    ).start()

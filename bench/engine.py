@@ -21,6 +21,11 @@ import random
 import sys
 import time
 
+try:
+    import pyspiel  # optional: pip install open-spiel
+except ImportError:
+    pyspiel = None
+
 from scorer.engine import RANDOM, entry_with_play, play_deal, play_match
 from scorer.games import GAMES
 
@@ -56,8 +61,9 @@ def matches(rules, seats: list, rng: random.Random):
         yield from play_match(rules, seats, rng, m % rules.n)
 
 
-def ours(game: str, players: int, options: dict, seconds: float, whole: bool
-         ) -> tuple[float, float]:
+def ours(
+    game: str, players: int, options: dict, seconds: float, whole: bool
+) -> tuple[float, float]:
     cls = GAMES[game]
     rules = cls(cls.normalize_options(options, players), NAMES[:players])
     rng = random.Random(1)
@@ -69,8 +75,10 @@ def ours(game: str, players: int, options: dict, seconds: float, whole: bool
         def play():
             return next(going)
 
-        recorded = [(plan, played) for plan, played, _entry
-                    in itertools.islice(matches(rules, seats, rng), 60)]
+        recorded = [
+            (plan, played)
+            for plan, played, _entry in itertools.islice(matches(rules, seats, rng), 60)
+        ]
     else:
         # every dealer, every step of a pass cycle
         plans = [rules.plan({**rules.start(0), "played": k}) for k in range(12)]
@@ -78,8 +86,10 @@ def ours(game: str, players: int, options: dict, seconds: float, whole: bool
         def play():
             return play_deal(rules, plans[next(deals) % len(plans)], seats, rng)
 
-        recorded = [(plans[i % len(plans)], play_deal(rules, plans[i % len(plans)], seats, rng))
-                    for i in range(60)]
+        recorded = [
+            (plans[i % len(plans)], play_deal(rules, plans[i % len(plans)], seats, rng))
+            for i in range(60)
+        ]
     recorded = [(plan, p.record()["tricks"], p.given) for plan, p in recorded]
 
     def check():
@@ -90,9 +100,7 @@ def ours(game: str, players: int, options: dict, seconds: float, whole: bool
 
 
 def openspiel_hearts(seconds: float) -> float | None:
-    try:
-        import pyspiel
-    except ImportError:
+    if pyspiel is None:
         return None
     game = pyspiel.load_game("hearts")
     rng = random.Random(1)

@@ -14,6 +14,8 @@ from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import IntegerConverter
 
 from . import i18n, store
+from .cli import register_cli
+from .web import register
 
 ROOT = Path(__file__).resolve().parent.parent
 # Largest record a request may carry: the largest match allowed (record.DEALS_MAX
@@ -64,8 +66,12 @@ class SessionInterface(SecureCookieSessionInterface):
 
 
 def create_app(test_config: dict | None = None) -> Flask:
-    app = Flask(__name__, instance_path=os.environ.get("SCORER_INSTANCE") or str(ROOT / "instance"),
-                template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"))
+    app = Flask(
+        __name__,
+        instance_path=os.environ.get("SCORER_INSTANCE") or str(ROOT / "instance"),
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.url_map.converters["int"] = AsciiIntConverter
@@ -90,16 +96,16 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     i18n.init_app(app)  # Flask-Babel, the locale, the language switch
     CSRFProtect(app)
-    Talisman(app, force_https=False, session_cookie_secure=False,
-             content_security_policy=CSP, frame_options="DENY",
-             referrer_policy="same-origin", permissions_policy={})
+    Talisman(
+        app,
+        force_https=False,
+        session_cookie_secure=False,
+        content_security_policy=CSP,
+        frame_options="DENY",
+        referrer_policy="same-origin",
+        permissions_policy={},
+    )
     store.init_app(app)
-
-    from .web import register
-
     register(app)
-
-    from .cli import register_cli
-
     register_cli(app)
     return app

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from . import schema, store
@@ -26,7 +26,7 @@ class BackupError(Exception):
 
 
 def stamp() -> str:
-    return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
 
 
 def backup(database: str | os.PathLike, target: str | os.PathLike) -> Path:
@@ -55,30 +55,48 @@ def check(path: str | os.PathLike) -> list[str]:
         conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
         try:
             result = [row[0] for row in conn.execute("PRAGMA integrity_check")]
-            tables = {row[0] for row in conn.execute(
-                "select name from sqlite_master where type = 'table'")}
-            migrations = [row[0] for row in conn.execute(
-                "select name from _sqlite_migrations where migration_set = 'scorer' "
-                "order by id")] if "_sqlite_migrations" in tables else []
+            tables = {
+                row[0]
+                for row in conn.execute("select name from sqlite_master where type = 'table'")
+            }
+            migrations = (
+                [
+                    row[0]
+                    for row in conn.execute(
+                        "select name from _sqlite_migrations where migration_set = 'scorer' "
+                        "order by id"
+                    )
+                ]
+                if "_sqlite_migrations" in tables
+                else []
+            )
         finally:
             conn.close()
     except sqlite3.DatabaseError as e:
-        raise BackupError(_("%(file)s is not a database Scorer can read: %(why)s",
-                            file=str(path), why=str(e))) from None
+        raise BackupError(
+            _("%(file)s is not a database Scorer can read: %(why)s", file=str(path), why=str(e))
+        ) from None
     if result != ["ok"]:
-        raise BackupError(_("%(file)s is damaged: %(why)s", file=str(path),
-                            why="; ".join(result[:3])))
+        raise BackupError(
+            _("%(file)s is damaged: %(why)s", file=str(path), why="; ".join(result[:3]))
+        )
     if not TABLES <= tables:
         raise BackupError(_("%(file)s is not a Scorer database", file=str(path)))
     unknown = [m for m in migrations if m not in schema.names()]
     if unknown:
-        raise BackupError(_("%(file)s was written by a newer Scorer (schema %(names)s)",
-                            file=str(path), names=", ".join(unknown)))
+        raise BackupError(
+            _(
+                "%(file)s was written by a newer Scorer (schema %(names)s)",
+                file=str(path),
+                names=", ".join(unknown),
+            )
+        )
     return migrations or [schema.names()[0]]
 
 
-def restore(database: str | os.PathLike, source: str | os.PathLike,
-            folder: str | os.PathLike) -> Path:
+def restore(
+    database: str | os.PathLike, source: str | os.PathLike, folder: str | os.PathLike
+) -> Path:
     """Replace the database's content with ``source`` after checking it; what it
     held before is kept in ``folder`` first. Returns that copy's path. The copy
     goes through SQLite's backup API, so a server that is running sees either
@@ -107,7 +125,7 @@ def daily(database: str | os.PathLike, folder: str | os.PathLike, keep: int = KE
     folder = Path(folder)
     if not Path(database).exists():
         return None
-    today = folder / f"scorer-{datetime.now(timezone.utc):%Y-%m-%d}.db"
+    today = folder / f"scorer-{datetime.now(UTC):%Y-%m-%d}.db"
     made = None
     if not today.exists():
         made = backup(database, today)

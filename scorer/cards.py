@@ -27,10 +27,7 @@ def suit_of(c: str) -> str:
 
 def is_card(text: object) -> bool:
     return (
-        isinstance(text, str)
-        and len(text) in (2, 3)
-        and text[-1] in SUITS
-        and text[:-1] in RANKS
+        isinstance(text, str) and len(text) in (2, 3) and text[-1] in SUITS and text[:-1] in RANKS
     )
 
 
@@ -48,9 +45,7 @@ def parse(text: object) -> str | None:
 
 def pack(ranks: tuple[str, ...] = RANKS, without: tuple[str, ...] = ()) -> tuple[str, ...]:
     """A pack in display order: every suit, the given ranks, minus removed cards."""
-    return tuple(
-        card(r, s) for s in SUITS for r in ranks if card(r, s) not in without
-    )
+    return tuple(card(r, s) for s in SUITS for r in ranks if card(r, s) not in without)
 
 
 FULL_PACK = pack()

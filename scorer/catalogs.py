@@ -5,8 +5,9 @@ the code and the templates (babel.cfg; ``_``, ``L_`` and ``ngettext``) into
 messages.pot and brings each language's messages.po up to date with it: a
 message the code no longer has is dropped; a changed one comes back fuzzy with
 its old translation as a suggestion, for the translator to check and un-fuzzy
-(a fuzzy mark on a message nobody had translated is taken off). ``make run`` and ``make test`` compile
-the .po files into .mo files (build output, not committed).
+(a fuzzy mark on a message nobody had translated is taken off). ``make run``
+and ``make test`` compile the .po files into .mo files (build output, not
+committed).
 
 :func:`problems` is what tests/test_catalogs.py holds every catalog to.
 """
@@ -28,8 +29,17 @@ ROOT = Path(__file__).resolve().parent.parent
 TRANSLATIONS = Path(__file__).resolve().parent / "translations"
 POT = TRANSLATIONS / "messages.pot"
 SOURCE = "en"  # the language of the msgids: its catalog needs no translations
-EXTRACT = ["-F", "babel.cfg", "-k", "L_", "--no-wrap", "--sort-output",
-           "--add-location=file", "--project=Scorer", "--copyright-holder=Scorer"]
+EXTRACT = [
+    "-F",
+    "babel.cfg",
+    "-k",
+    "L_",
+    "--no-wrap",
+    "--sort-output",
+    "--add-location=file",
+    "--project=Scorer",
+    "--copyright-holder=Scorer",
+]
 
 
 def _pybabel(*args: str) -> None:
@@ -60,15 +70,17 @@ def update() -> None:
         extract(fresh)
         if not POT.exists() or _undated(fresh) != _undated(POT):
             POT.write_bytes(fresh.read_bytes())  # else its date stays: no change to merge
-    _pybabel("update", "-i", str(POT), "-d", str(TRANSLATIONS), "--no-wrap",
-             "--ignore-obsolete")
+    _pybabel("update", "-i", str(POT), "-d", str(TRANSLATIONS), "--no-wrap", "--ignore-obsolete")
     for lang in languages():
         _tidy(catalog_path(lang))
 
 
 def _undated(path: Path) -> list[str]:
-    return [line for line in path.read_text("utf-8").splitlines()
-            if not line.startswith('"POT-Creation-Date:')]
+    return [
+        line
+        for line in path.read_text("utf-8").splitlines()
+        if not line.startswith('"POT-Creation-Date:')
+    ]
 
 
 def _tidy(path: Path) -> None:
@@ -85,8 +97,11 @@ def _tidy(path: Path) -> None:
 
 
 def _strings(message) -> list[str]:
-    return list(message.string) if isinstance(message.string, (list, tuple)) \
+    return (
+        list(message.string)
+        if isinstance(message.string, (list, tuple))
         else [message.string or ""]
+    )
 
 
 def _translated(message) -> bool:
@@ -138,8 +153,10 @@ def problems(path: Path, lang: str, current: Catalog, complete: bool) -> list[st
         allowed = need | ({"%(num)"} if m.pluralizable else set())
         for s in strings:
             if s and not need <= placeholders(s, python_format) <= allowed:
-                out.append(f"{lang}: placeholders {sorted(placeholders(s, python_format))} in "
-                           f"{s!r}, but {sorted(need)} in {_show(i)}")
+                out.append(
+                    f"{lang}: placeholders {sorted(placeholders(s, python_format))} in "
+                    f"{s!r}, but {sorted(need)} in {_show(i)}"
+                )
     return out
 
 
@@ -152,6 +169,8 @@ if __name__ == "__main__":
     with tempfile.TemporaryDirectory() as tmp:
         now = extract(Path(tmp) / "messages.pot")
     for lang in languages():
-        left = [p for p in problems(catalog_path(lang), lang, now, complete=True)]
-        print(f"{lang}: {len(left)} messages to translate or check" if left else f"{lang}: complete",
-              file=sys.stderr)
+        left = list(problems(catalog_path(lang), lang, now, complete=True))
+        print(
+            f"{lang}: {len(left)} messages to translate or check" if left else f"{lang}: complete",
+            file=sys.stderr,
+        )

@@ -47,8 +47,12 @@ def from_standings(standings) -> Chart:
     say the target and how to label each deal."""
     rules = standings.rules
     axis = [rules.chart_axis(row.plan, row.entry) for row in standings.rows]
-    return Chart(totals=[list(row.totals) for row in standings.rows], target=rules.target(),
-                 groups=tuple(g for g, _l in axis), labels=tuple(lab for _g, lab in axis))
+    return Chart(
+        totals=[list(row.totals) for row in standings.rows],
+        target=rules.target(),
+        groups=tuple(g for g, _l in axis),
+        labels=tuple(lab for _g, lab in axis),
+    )
 
 
 def nice_step(span: float, ticks: int = 4) -> int:
@@ -105,18 +109,25 @@ def svg(chart: Chart) -> str:
     # the value axis: a grid line and a number per tick
     for t in ticks:
         cls = "grid zero" if t == 0 else "grid"
-        out.append(f'<line class="{cls}" x1="{num(left)}" x2="{num(left + pw)}" y1="{num(y(t))}" '
-                   f'y2="{num(y(t))}" stroke="currentColor" stroke-opacity="0.2"/>')
-        out.append(f'<text class="tick" x="{num(left - 5)}" y="{num(y(t) + FONT * 0.35)}" '
-                   f'text-anchor="end">{signed(t)}</text>')
-    out.append(f'<rect class="plot" x="{num(left)}" y="{num(TOP)}" width="{num(pw)}" '
-               f'height="{num(ph)}" fill="none" stroke="currentColor" stroke-opacity="0.3"/>')
+        out.append(
+            f'<line class="{cls}" x1="{num(left)}" x2="{num(left + pw)}" y1="{num(y(t))}" '
+            f'y2="{num(y(t))}" stroke="currentColor" stroke-opacity="0.2"/>'
+        )
+        out.append(
+            f'<text class="tick" x="{num(left - 5)}" y="{num(y(t) + FONT * 0.35)}" '
+            f'text-anchor="end">{signed(t)}</text>'
+        )
+    out.append(
+        f'<rect class="plot" x="{num(left)}" y="{num(TOP)}" width="{num(pw)}" '
+        f'height="{num(ph)}" fill="none" stroke="currentColor" stroke-opacity="0.3"/>'
+    )
 
     row_y = bottom + FONT + 4  # the deal numbers' baseline
     every = _every(dx, width(str(deals)) + 4)
     for i in range(every, deals + 1, every):
-        out.append(f'<text class="deal" x="{num(x(i))}" y="{num(row_y)}" '
-                   f'text-anchor="middle">{i}</text>')
+        out.append(
+            f'<text class="deal" x="{num(x(i))}" y="{num(row_y)}" text-anchor="middle">{i}</text>'
+        )
     height = row_y + 4
 
     if any(labels):
@@ -126,8 +137,10 @@ def svg(chart: Chart) -> str:
             for i, lab in enumerate(labels, 1):
                 if lab:
                     base = height + (FONT + 2) * ((i - 1) % rows + 1)
-                    out.append(f'<text class="label" x="{num(x(i))}" y="{num(base)}" '
-                               f'text-anchor="middle">{escape(lab)}</text>')
+                    out.append(
+                        f'<text class="label" x="{num(x(i))}" y="{num(base)}" '
+                        f'text-anchor="middle">{escape(lab)}</text>'
+                    )
             height += (FONT + 2) * rows + 4
         else:  # turned a quarter, read from bottom to top, every deal that fits
             skip = _every(dx, FONT + 2)
@@ -135,8 +148,10 @@ def svg(chart: Chart) -> str:
             for i in range(1, deals + 1, skip):
                 if labels[i - 1]:
                     cx = x(i) + FONT * 0.35
-                    out.append(f'<text class="label" transform="translate({num(cx)},{num(top)}) '
-                               f'rotate(-90)" text-anchor="end">{escape(labels[i - 1])}</text>')
+                    out.append(
+                        f'<text class="label" transform="translate({num(cx)},{num(top)}) '
+                        f'rotate(-90)" text-anchor="end">{escape(labels[i - 1])}</text>'
+                    )
             height = top + widest + 4
 
     groups = list(chart.groups) + [""] * (deals - len(chart.groups))
@@ -147,33 +162,43 @@ def svg(chart: Chart) -> str:
             end = starts[k + 1] - 1 if k + 1 < len(starts) else deals
             a, b = x(i - 1), x(end)
             if i > 1:
-                out.append(f'<line class="group" x1="{num(a)}" x2="{num(a)}" y1="{num(TOP)}" '
-                           f'y2="{num(base)}" stroke="currentColor" stroke-opacity="0.45" '
-                           f'stroke-dasharray="3 3"/>')
+                out.append(
+                    f'<line class="group" x1="{num(a)}" x2="{num(a)}" y1="{num(TOP)}" '
+                    f'y2="{num(base)}" stroke="currentColor" stroke-opacity="0.45" '
+                    f'stroke-dasharray="3 3"/>'
+                )
             if width(groups[i - 1]) <= b - a:
-                out.append(f'<text class="group" x="{num((a + b) / 2)}" y="{num(base)}" '
-                           f'text-anchor="middle">{escape(groups[i - 1])}</text>')
+                out.append(
+                    f'<text class="group" x="{num((a + b) / 2)}" y="{num(base)}" '
+                    f'text-anchor="middle">{escape(groups[i - 1])}</text>'
+                )
         height = base + 4
 
     if chart.target is not None:
         ty = y(chart.target)
-        out.append(f'<line class="target" x1="{num(left)}" x2="{num(left + pw)}" y1="{num(ty)}" '
-                   f'y2="{num(ty)}" stroke="currentColor" stroke-width="1.5" '
-                   f'stroke-dasharray="6 4"/>')
+        out.append(
+            f'<line class="target" x1="{num(left)}" x2="{num(left + pw)}" y1="{num(ty)}" '
+            f'y2="{num(ty)}" stroke="currentColor" stroke-width="1.5" '
+            f'stroke-dasharray="6 4"/>'
+        )
         words = escape(_("target %(n)s", n=signed(chart.target)))
-        out.append(f'<text class="target" x="{num(left + pw - 2)}" y="{num(ty - 4)}" '
-                   f'text-anchor="end">{words}</text>')
+        out.append(
+            f'<text class="target" x="{num(left + pw - 2)}" y="{num(ty - 4)}" '
+            f'text-anchor="end">{words}</text>'
+        )
 
     for s in range(seats):
-        points = " ".join(f"{num(x(i))},{num(y(v))}"
-                          for i, v in enumerate([0] + [row[s] for row in chart.totals]))
+        points = " ".join(
+            f"{num(x(i))},{num(y(v))}" for i, v in enumerate([0] + [row[s] for row in chart.totals])
+        )
         out.append(f'<polyline class="seat{s}" points="{points}"{_line_style(s)}/>')
 
     title = escape(_("Running totals after each deal"))
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" '
-            f'viewBox="0 0 {WIDTH} {num(height)}" role="img" aria-label="{title}" '
-            f'font-size="{FONT}" fill="currentColor"><title>{title}</title>'
-            + "".join(out) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" '
+        f'viewBox="0 0 {WIDTH} {num(height)}" role="img" aria-label="{title}" '
+        f'font-size="{FONT}" fill="currentColor"><title>{title}</title>' + "".join(out) + "</svg>"
+    )
 
 
 def width(text: str) -> float:
@@ -185,15 +210,18 @@ def width(text: str) -> float:
 
 def swatch(seat: int) -> str:
     """A short piece of a seat's line, for the legend beside the chart."""
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="swatch" viewBox="0 0 28 8" '
-            f'width="28" height="8" aria-hidden="true"><polyline class="seat{seat}" '
-            f'points="0,4 28,4"{_line_style(seat)}/></svg>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="swatch" viewBox="0 0 28 8" '
+        f'width="28" height="8" aria-hidden="true"><polyline class="seat{seat}" '
+        f'points="0,4 28,4"{_line_style(seat)}/></svg>'
+    )
 
 
 def _line_style(seat: int) -> str:
     dash = DASHES[seat % len(DASHES)]
-    return (f' fill="none" stroke="currentColor" stroke-width="{LINE}" stroke-linejoin="round"'
-            + (f' stroke-dasharray="{dash}"' if dash else ""))
+    return f' fill="none" stroke="currentColor" stroke-width="{LINE}" stroke-linejoin="round"' + (
+        f' stroke-dasharray="{dash}"' if dash else ""
+    )
 
 
 def _every(space: float, needed: float) -> int:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 import sys
-
 from pathlib import Path
 
 import click
 from flask import current_app
+from flask.cli import with_appcontext
+from flask_babel import force_locale
 
 from . import backup as backups
 from .i18n import _, cli_locale
@@ -17,22 +18,26 @@ from .record import RecordError, load, read_json
 
 
 def replay_text(text: str) -> dict:
+    """The ``computed`` block of a record given as JSON text; RecordError if it
+    cannot stand."""
     _match, standings = load(read_json(text))
     return standings.computed()
 
 
 def register_cli(app) -> None:
+    """Add the commands to ``app.cli`` (``flask --app scorer --help`` lists them)."""
+    app.cli.add_command(replay)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
 
-    @app.cli.command("replay")
-    @click.argument("file")
-    def replay(file):
-        """Validate a game record (- for standard input) and print its computed block."""
-        from flask_babel import force_locale
 
-        with force_locale(cli_locale()):  # the errors in the language LANG asks for
-            _replay(file)
+@click.command("replay")
+@click.argument("file")
+@with_appcontext  # as under `flask`, also under app.test_cli_runner()
+def replay(file):
+    """Validate a game record (- for standard input) and print its computed block."""
+    with force_locale(cli_locale()):  # the errors in the language LANG asks for
+        _replay(file)
 
 
 def _replay(file) -> None:
@@ -44,8 +49,14 @@ def _replay(file) -> None:
             with open(file, encoding="utf-8") as f:
                 text = f.read()
     except (UnicodeDecodeError, OSError) as e:
-        click.echo(_("cannot read %(file)s: %(why)s", file=file,
-                     why=getattr(e, "strerror", None) or str(e)[:120]), err=True)
+        click.echo(
+            _(
+                "cannot read %(file)s: %(why)s",
+                file=file,
+                why=getattr(e, "strerror", None) or str(e)[:120],
+            ),
+            err=True,
+        )
         sys.exit(1)
     try:
         computed = replay_text(text)
@@ -64,6 +75,7 @@ def backup_folder() -> Path:
 
 @click.command("backup")
 @click.argument("file", required=False)
+@with_appcontext
 def backup_command(file):
     """Write a consistent copy of the database (default: instance/backups/scorer-<time>.db),
     safe while the app serves."""
@@ -78,6 +90,7 @@ def backup_command(file):
 
 @click.command("restore")
 @click.argument("file")
+@with_appcontext
 def restore_command(file):
     """Check a copy (integrity, schema) and put it in place of the database; the
     database as it was is kept in instance/backups/ first."""
@@ -89,5 +102,10 @@ def restore_command(file):
     except Exception as e:
         click.echo(_("nothing restored: %(why)s", why=str(e)[:200]), err=True)
         sys.exit(1)
-    click.echo(_("restored from %(file)s; the database as it was is kept in %(kept)s",
-                 file=file, kept=str(kept)))
+    click.echo(
+        _(
+            "restored from %(file)s; the database as it was is kept in %(kept)s",
+            file=file,
+            kept=str(kept),
+        )
+    )

@@ -22,11 +22,16 @@ the browser's Accept-Language, else English, among :data:`LANGUAGES`.
 from __future__ import annotations
 
 import os
-from functools import lru_cache
-from typing import Any, Iterable
+from collections.abc import Iterable
+from functools import cache
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import has_app_context, has_request_context
+from babel import Locale
+from babel.numbers import format_decimal
+from flask import Blueprint, has_app_context, has_request_context, redirect, request, url_for
+from flask_babel import Babel, get_locale, get_translations
+from flask_babel import format_decimal as format_decimal_here
 from markupsafe import Markup, escape
 
 # The languages a player is offered and tests/test_catalogs.py holds complete,
@@ -45,8 +50,6 @@ def _now():
     """The gettext translations and the locale a Text is drawn in now."""
     if not has_app_context():
         return None, None
-    from flask_babel import get_locale, get_translations
-
     return get_translations(), get_locale()
 
 
@@ -54,8 +57,6 @@ def number(value: int, locale: Any = None) -> str:
     """A whole number as the locale writes it (1,000 · 1 000; the minus sign)."""
     if 0 <= value < 1000:
         return str(value)  # the same in every locale, and the common case
-    from babel.numbers import format_decimal
-
     return format_decimal(value, locale=locale or DEFAULT)
 
 
@@ -242,8 +243,6 @@ def select_locale() -> str | None:
     """Flask-Babel's locale selector: the switch's cookie, else Accept-Language."""
     if not has_request_context():
         return None  # the default; a command sets its own (cli_locale)
-    from flask import request
-
     chosen = request.cookies.get(COOKIE, "")
     if chosen in LANGUAGES:
         return chosen
@@ -261,11 +260,9 @@ def cli_locale(environ: Any = None) -> str:
     return DEFAULT
 
 
-@lru_cache(maxsize=None)
+@cache
 def language_name(code: str) -> str:
     """The language in its own words, as the switch offers it ("Polski")."""
-    from babel import Locale
-
     name = Locale.parse(code).get_display_name(code)
     return name[:1].upper() + name[1:]
 
@@ -283,9 +280,6 @@ def _safe_next(target: str | None) -> str:
 def init_app(app) -> None:
     """Flask-Babel with the locale selector; the language switch (/lang/<code>);
     Texts drawn in JSON; the page's language and number filters in templates."""
-    from flask import Blueprint, redirect, request, url_for
-    from flask_babel import Babel, format_decimal, get_locale
-
     Babel(app, locale_selector=select_locale)
     # Templates call the same _ and ngettext as the code: Texts, escaped when drawn.
     app.jinja_env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)
@@ -306,8 +300,7 @@ def init_app(app) -> None:
         """The switch: a plain link; the pick is kept in a cookie."""
         response = redirect(_safe_next(request.args.get("next")))
         if code in LANGUAGES:
-            response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax",
-                                httponly=True)
+            response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
         return response
 
     app.register_blueprint(bp)
@@ -319,22 +312,31 @@ def init_app(app) -> None:
         return {
             "page_lang": lang.replace("_", "-"),
             "language_links": [
-                {"code": code, "name": language_name(code), "current": code == lang,
-                 "href": url_for("i18n.switch", code=code, next=here)}
-                for code in LANGUAGES] if len(LANGUAGES) > 1 else [],
+                {
+                    "code": code,
+                    "name": language_name(code),
+                    "current": code == lang,
+                    "href": url_for("i18n.switch", code=code, next=here),
+                }
+                for code in LANGUAGES
+            ]
+            if len(LANGUAGES) > 1
+            else [],
         }
 
     @app.template_filter("num")
     def num_filter(value):
         """A number as the page's locale writes it."""
-        return format_decimal(value) if isinstance(value, int) and not isinstance(value, bool) \
+        return (
+            format_decimal_here(value)
+            if isinstance(value, int) and not isinstance(value, bool)
             else value
+        )
 
     @app.template_filter("signed")
     def signed_filter(value):
         """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
-        return ("+" if value > 0 else "") + format_decimal(value)
+        return ("+" if value > 0 else "") + format_decimal_here(value)
 
 
-__all__ = ["_", "L_", "ngettext", "join", "Text", "LANGUAGES",
-           "cli_locale", "init_app"]
+__all__ = ["_", "L_", "ngettext", "join", "Text", "LANGUAGES", "cli_locale", "init_app"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from .engine import entry_with_play
 from .games import GAMES, EntryError, Game
-from .games.base import Plan, Score
+from .games.base import Outcome, Plan, Score
 from .i18n import _
 
 
@@ -70,8 +70,11 @@ class Standings:
         """The record's ``computed`` block (RECORD.md)."""
         nxt = None
         if self.next is not None:
-            nxt = {"dealer": self.next.dealer, "leader": self.next.leader,
-                   "pass": self.next.passing}
+            nxt = {
+                "dealer": self.next.dealer,
+                "leader": self.next.leader,
+                "pass": self.next.passing,
+            }
         return {
             "per_deal": [row.score.points for row in self.rows],
             "totals": list(self.totals),
@@ -96,30 +99,82 @@ def check_entry(rules: Game, raw: Any, plan: Plan) -> dict:
     return rules.check(raw, plan)
 
 
+@dataclass
+class Position:
+    """Where a match stands between deals."""
+
+    state: Any  # the game's state, as ``advance`` left it
+    totals: list[int]
+    played: int = 0  # deals played so far
+    outcome: Outcome | None = None  # after the last deal; None before the first
+
+    @classmethod
+    def start(cls, rules: Game, first_dealer: int) -> Position:
+        """The position before deal 1."""
+        return cls(rules.start(first_dealer), [0] * rules.n)
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None and self.outcome.finished
+
+
+@dataclass
+class Step:
+    """One deal taken forward: its plan, its entry as stored, its score, and
+    where the match stands after it."""
+
+    plan: Plan
+    entry: dict
+    score: Score
+    after: Position
+
+
+def step(rules: Game, before: Position, raw: Any, plan: Plan | None = None) -> Step:
+    """Take one deal forward through the game's contract: plan, check, score,
+    advance, outcome. The one place the contract is driven: :func:`fold` and
+    the engine's ``play_match`` both step through it.
+
+    ``raw`` is the deal as entered (a summary, or ``play``: the tricks);
+    ``plan``, when the caller has already asked for it (the engine plays the
+    deal from it), is not asked again. Raises EntryError if the entry cannot
+    stand; whether the match was already over is the caller's to ask."""
+    if plan is None:
+        plan = rules.plan(before.state)
+    entry = check_entry(rules, raw, plan)
+    score = rules.score(entry, plan)
+    totals = [t + p for t, p in zip(before.totals, score.points)]
+    played = before.played + 1
+    after = Position(
+        rules.advance(before.state, entry, plan), totals, played, rules.outcome(totals, played)
+    )
+    return Step(plan, entry, score, after)
+
+
 def fold(match: Match) -> Standings:
     """Play the entered deals through the rules; DealError names the first bad one."""
     rules = match.rules
     n = rules.n
-    state = rules.start(match.first_dealer)
-    totals = [0] * n
+    position = Position.start(rules, match.first_dealer)
     rows: list[DealRow] = []
-    outcome = None
-    finished = False
-    for i, raw in enumerate(match.deals):
-        number = i + 1
-        if finished:
+    for number, raw in enumerate(match.deals, 1):
+        if position.finished:
             raise DealError(number, EntryError(_("the match is already over")))
-        plan = rules.plan(state)
         try:
-            entry = check_entry(rules, raw, plan)
+            deal = step(rules, position, raw)
         except EntryError as e:
             raise DealError(number, e) from None
-        score = rules.score(entry, plan)
-        totals = [t + p for t, p in zip(totals, score.points)]
-        rows.append(DealRow(number, plan, entry, score, totals, rules.describe(entry, plan)))
-        state = rules.advance(state, entry, plan)
-        outcome = rules.outcome(totals, number)
-        finished = outcome.finished
+        position = deal.after
+        rows.append(
+            DealRow(
+                number,
+                deal.plan,
+                deal.entry,
+                deal.score,
+                position.totals,
+                rules.describe(deal.entry, deal.plan),
+            )
+        )
+    totals, outcome = position.totals, position.outcome
     teams = rules.teams()
     team_totals = [(t, sum(totals[s] for s in t)) for t in teams] if teams else None
     if team_totals:
@@ -134,13 +189,13 @@ def fold(match: Match) -> Standings:
         rules=rules,
         rows=rows,
         totals=totals,
-        finished=finished,
-        winners=outcome.winners if finished and outcome else [],
+        finished=position.finished,
+        winners=outcome.winners if position.finished else [],
         places=seat_places,
-        next=None if finished else rules.plan(state),
+        next=None if position.finished else rules.plan(position.state),
         team_totals=team_totals,
         note=outcome.note if outcome else "",  # the end, or why play goes on
-        state=state,
+        state=position.state,
     )
 
 

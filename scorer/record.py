@@ -60,11 +60,9 @@ def _invisible(ch: str) -> str | None:
     if category == "Cc" or category in ("Zl", "Zp"):
         return _("a player name may not hold a control character (U+%(code)s)", code=code)
     if category == "Cf":
-        return _("a player name may not hold an invisible format character (U+%(code)s)",
-                 code=code)
+        return _("a player name may not hold an invisible format character (U+%(code)s)", code=code)
     if category in ("Cs", "Co", "Cn"):
-        return _("a player name has a character that cannot be shown (U+%(code)s)",
-                 code=code)
+        return _("a player name has a character that cannot be shown (U+%(code)s)", code=code)
     return None
 
 
@@ -92,20 +90,33 @@ def check_names(value: Any) -> list[str]:
             if why:
                 raise EntryError(why, "players")
         if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
-            raise EntryError(_("a player name needs a letter, a digit or a sign that can be "
-                               "seen"), "players")
+            raise EntryError(
+                _("a player name needs a letter, a digit or a sign that can be seen"), "players"
+            )
         if len(name) > NAME_MAX:
-            raise EntryError(ngettext("a player name may have at most %(n)s character",
-                                      "a player name may have at most %(n)s characters",
-                                      NAME_MAX, n=NAME_MAX), "players")
+            raise EntryError(
+                ngettext(
+                    "a player name may have at most %(n)s character",
+                    "a player name may have at most %(n)s characters",
+                    NAME_MAX,
+                    n=NAME_MAX,
+                ),
+                "players",
+            )
         names.append(name)
     if len(names) > 12:
         raise EntryError(_("too many players"), "players")
     seen: dict[str, str] = {}
     for name in names:
         if name_key(name) in seen:
-            raise EntryError(_("two players cannot both be called %(name)s: the sheet could "
-                               "not tell them apart", name=name), "players")
+            raise EntryError(
+                _(
+                    "two players cannot both be called %(name)s: the sheet could "
+                    "not tell them apart",
+                    name=name,
+                ),
+                "players",
+            )
         seen[name_key(name)] = name
     return names
 
@@ -126,16 +137,24 @@ def load_match(data: Any) -> Match:
         options = GAMES[game].normalize_options(data.get("options", {}), len(names))
         first = data.get("first_dealer", 0)
         if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < len(names):
-            raise EntryError(_("first_dealer must be a seat from 0 to %(last)s",
-                               last=len(names) - 1), "first_dealer")
+            raise EntryError(
+                _("first_dealer must be a seat from 0 to %(last)s", last=len(names) - 1),
+                "first_dealer",
+            )
     except EntryError as e:
         raise RecordError(e.message) from None
     deals = data.get("deals", [])
     if not isinstance(deals, list):
         raise RecordError(_("deals must be a list"))
     if len(deals) > DEALS_MAX:
-        raise RecordError(ngettext("a record may hold at most %(n)s deal",
-                                   "a record may hold at most %(n)s deals", DEALS_MAX, n=DEALS_MAX))
+        raise RecordError(
+            ngettext(
+                "a record may hold at most %(n)s deal",
+                "a record may hold at most %(n)s deals",
+                DEALS_MAX,
+                n=DEALS_MAX,
+            )
+        )
     return Match(game, options, names, first, deals)
 
 
@@ -161,13 +180,15 @@ def dump(match: Match, standings: Standings | None = None, match_id: int | None 
     record: dict = {"format": FORMAT, "version": VERSION}
     if match_id is not None:
         record["id"] = match_id
-    record.update({
-        "game": match.game,
-        "options": dict(match.options),
-        "players": list(match.players),
-        "first_dealer": match.first_dealer,
-        "deals": list(match.deals),
-    })
+    record.update(
+        {
+            "game": match.game,
+            "options": dict(match.options),
+            "players": list(match.players),
+            "first_dealer": match.first_dealer,
+            "deals": list(match.deals),
+        }
+    )
     if standings is not None:
         record["computed"] = standings.computed()
     return record
@@ -192,17 +213,40 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     far (final once the match is over)."""
     out = io.StringIO()
     w = _writer(out)
-    w.writerow([_("match"), _("deal"), _("dealer"), _("player"), _("seat"), _("entry"),
-                _("points"), _("total"), _("place")])
+    w.writerow(
+        [
+            _("match"),
+            _("deal"),
+            _("dealer"),
+            _("player"),
+            _("seat"),
+            _("entry"),
+            _("points"),
+            _("total"),
+            _("place"),
+        ]
+    )
     names = match.players
     title, names = inert(title), [inert(n) for n in names]
     for row in standings.rows:
         for s, name in enumerate(names):
-            w.writerow([title, row.number, names[row.plan.dealer], name, s + 1,
-                        inert(str(row.words)), row.score.points[s], row.totals[s], ""])
+            w.writerow(
+                [
+                    title,
+                    row.number,
+                    names[row.plan.dealer],
+                    name,
+                    s + 1,
+                    inert(str(row.words)),
+                    row.score.points[s],
+                    row.totals[s],
+                    "",
+                ]
+            )
     for s, name in enumerate(names):
-        w.writerow([title, _("total"), "", name, s + 1, "", "", standings.totals[s],
-                    standings.places[s]])
+        w.writerow(
+            [title, _("total"), "", name, s + 1, "", "", standings.totals[s], standings.places[s]]
+        )
     return out.getvalue()
 
 
@@ -216,12 +260,20 @@ def to_sheet_csv(match: Match, standings: Standings) -> str:
     names = [inert(n) for n in match.players]
     tagged = any(row.score.tag for row in standings.rows)
     lead = [_("deal"), _("dealer")] + ([_("note")] if tagged else [])
-    w.writerow(lead + [inert(label) for name in match.players
-                       for label in (_("%(name)s: points", name=name),
-                                     _("%(name)s: total", name=name))])
+    w.writerow(
+        lead
+        + [
+            inert(label)
+            for name in match.players
+            for label in (_("%(name)s: points", name=name), _("%(name)s: total", name=name))
+        ]
+    )
     for row in standings.rows:
-        w.writerow([row.number, names[row.plan.dealer]] + ([inert(row.score.tag)] if tagged else [])
-                   + [v for s in range(len(names)) for v in (row.score.points[s], row.totals[s])])
+        w.writerow(
+            [row.number, names[row.plan.dealer]]
+            + ([inert(row.score.tag)] if tagged else [])
+            + [v for s in range(len(names)) for v in (row.score.points[s], row.totals[s])]
+        )
     blank = [""] * (len(lead) - 1)
     for label, values in ((_("total"), standings.totals), (_("place"), standings.places)):
         w.writerow([label] + blank + [v for value in values for v in ("", value)])
@@ -230,8 +282,23 @@ def to_sheet_csv(match: Match, standings: Standings) -> str:
 
 # Characters no file name may hold on common systems, and letters NFKD leaves alone.
 UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
-LATIN = str.maketrans({"Ł": "L", "ł": "l", "Ø": "O", "ø": "o", "Đ": "D", "đ": "d", "ß": "ss",
-                       "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "Þ": "Th", "þ": "th"})
+LATIN = str.maketrans(
+    {
+        "Ł": "L",
+        "ł": "l",
+        "Ø": "O",
+        "ø": "o",
+        "Đ": "D",
+        "đ": "d",
+        "ß": "ss",
+        "Æ": "AE",
+        "æ": "ae",
+        "Œ": "OE",
+        "œ": "oe",
+        "Þ": "Th",
+        "þ": "th",
+    }
+)
 
 
 def _file_part(text: str, ascii_only: bool) -> str:
@@ -258,6 +325,8 @@ def csv_headers(match: Match, day: date, what: str = "") -> dict[str, str]:
     6266): plain ASCII, and in full as RFC 5987's ``filename*``."""
     full = export_name(match, day, what)
     plain = export_name(match, day, what, ascii_only=True)
-    return {"Content-Type": "text/csv; charset=utf-8",
-            "Content-Disposition": f"attachment; filename=\"{plain}\"; "
-                                   f"filename*=UTF-8''{quote(full, safe='')}"}
+    return {
+        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Disposition": f'attachment; filename="{plain}"; '
+        f"filename*=UTF-8''{quote(full, safe='')}",
+    }

@@ -16,15 +16,34 @@ migrations = Migrations("scorer")
 @migrations()
 def m001_matches_deals_events(db: Database) -> None:
     """The first schema: deals keyed by their position in the match."""
-    db["matches"].create({
-        "id": int, "game": str, "options": str, "players": str, "first_dealer": int,
-        "created": str, "updated": str,
-    }, pk="id", if_not_exists=True)
-    db["deals"].create({"match_id": int, "n": int, "entry": str}, pk=("match_id", "n"),
-                       if_not_exists=True)
-    db["events"].create({
-        "id": int, "match_id": int, "at": str, "kind": str, "deal": int, "entry": str,
-    }, pk="id", if_not_exists=True)
+    db["matches"].create(
+        {
+            "id": int,
+            "game": str,
+            "options": str,
+            "players": str,
+            "first_dealer": int,
+            "created": str,
+            "updated": str,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+    db["deals"].create(
+        {"match_id": int, "n": int, "entry": str}, pk=("match_id", "n"), if_not_exists=True
+    )
+    db["events"].create(
+        {
+            "id": int,
+            "match_id": int,
+            "at": str,
+            "kind": str,
+            "deal": int,
+            "entry": str,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
     db["events"].create_index(["match_id"], if_not_exists=True)
 
 
@@ -50,12 +69,21 @@ def m002_deal_ids_versions_replies(db: Database) -> None:
     db.execute("ALTER TABLE deals_v2 RENAME TO deals")
     db["deals"].create_index(["match_id", "pos"])
     db["matches"].add_column("version", int, not_null_default=0)
-    db.execute("UPDATE matches SET version = "
-               "(SELECT count(*) FROM events WHERE events.match_id = matches.id)")
+    db.execute(
+        "UPDATE matches SET version = "
+        "(SELECT count(*) FROM events WHERE events.match_id = matches.id)"
+    )
     db["events"].add_column("deal_id", int)
-    db["replies"].create({
-        "match_id": int, "key": str, "request": str, "reply": str, "at": str,
-    }, pk=("match_id", "key"))
+    db["replies"].create(
+        {
+            "match_id": int,
+            "key": str,
+            "request": str,
+            "reply": str,
+            "at": str,
+        },
+        pk=("match_id", "key"),
+    )
 
 
 def names() -> list[str]:

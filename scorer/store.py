@@ -27,9 +27,10 @@ import contextlib
 import hashlib
 import json
 import sqlite3
+from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any, Iterator
+from datetime import UTC, datetime
+from typing import Any
 
 from flask import Flask, current_app, g
 from sqlite_utils import Database
@@ -61,7 +62,7 @@ class KeyReused(StoreError):
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # --- connections (as flaskr's db.py) ------------------------------------------
@@ -157,12 +158,27 @@ def _match_row(db: Database, match_id: int) -> dict:
 
 
 def _stored(db: Database, row: dict) -> Stored:
-    deals = list(db.query("select id, rev, entry from deals where match_id = ? and deleted is "
-                          "null order by pos", [row["id"]]))
-    match = Match(row["game"], json.loads(row["options"]), json.loads(row["players"]),
-                  row["first_dealer"], [json.loads(d["entry"]) for d in deals])
-    return Stored(row["id"], match, row["version"], [d["id"] for d in deals],
-                  [d["rev"] for d in deals], row["updated"])
+    deals = list(
+        db.query(
+            "select id, rev, entry from deals where match_id = ? and deleted is null order by pos",
+            [row["id"]],
+        )
+    )
+    match = Match(
+        row["game"],
+        json.loads(row["options"]),
+        json.loads(row["players"]),
+        row["first_dealer"],
+        [json.loads(d["entry"]) for d in deals],
+    )
+    return Stored(
+        row["id"],
+        match,
+        row["version"],
+        [d["id"] for d in deals],
+        [d["rev"] for d in deals],
+        row["updated"],
+    )
 
 
 def get(db: Database, match_id: int) -> Stored:
@@ -196,14 +212,27 @@ class Change:
     repeat: bool = False
 
     def reply(self) -> dict:
-        return {"kind": self.kind, "number": self.number, "computed": self.computed,
-                "version": self.version}
+        return {
+            "kind": self.kind,
+            "number": self.number,
+            "computed": self.computed,
+            "version": self.version,
+        }
 
 
-def _event(db: Database, match_id: int, kind: str, deal: int | None, entry: Any,
-           deal_id: int | None = None) -> None:
-    db["events"].insert({"match_id": match_id, "at": now(), "kind": kind, "deal": deal,
-                         "deal_id": deal_id, "entry": json.dumps(entry, ensure_ascii=False)})
+def _event(
+    db: Database, match_id: int, kind: str, deal: int | None, entry: Any, deal_id: int | None = None
+) -> None:
+    db["events"].insert(
+        {
+            "match_id": match_id,
+            "at": now(),
+            "kind": kind,
+            "deal": deal,
+            "deal_id": deal_id,
+            "entry": json.dumps(entry, ensure_ascii=False),
+        }
+    )
 
 
 def _dump(entry: Any) -> str:
@@ -211,12 +240,19 @@ def _dump(entry: Any) -> str:
 
 
 def parse_mark(text: Any) -> tuple[int, int] | None:
-    """"12.3" → (12, 3); anything else (tampered, or an old page) → None."""
+    """ "12.3" → (12, 3); anything else (tampered, or an old page) → None."""
     if not isinstance(text, str):
         return None
     left, dot, right = text.partition(".")
-    if not (dot and left.isascii() and left.isdigit() and right.isascii() and right.isdigit()
-            and len(left) <= 18 and len(right) <= 18):
+    if not (
+        dot
+        and left.isascii()
+        and left.isdigit()
+        and right.isascii()
+        and right.isdigit()
+        and len(left) <= 18
+        and len(right) <= 18
+    ):
         return None
     return int(left), int(right)
 
@@ -227,54 +263,88 @@ def _request_digest(kind: str, target: Any, raw: Any) -> str:
 
 
 @contextlib.contextmanager
-def _write(db: Database, match_id: int, key: str | None, digest: str,
-           if_version: int | None) -> Iterator[tuple[Stored | None, list]]:
+def _write(
+    db: Database, match_id: int, key: str | None, digest: str, if_version: int | None
+) -> Iterator[tuple[Stored | None, list]]:
     """The shared frame of every write to a match: the lock, the repeat, the
     match as it stands, the version precondition; then the new version, and
     the answer kept under ``key``. Yields (the match, or None for a repeat,
     and a one-item list the caller puts its Change in)."""
     with writing(db):
         if key is not None:
-            rows = list(db.query("select request, reply from replies where match_id = ? and "
-                                 "key = ?", [match_id, key]))
+            rows = list(
+                db.query(
+                    "select request, reply from replies where match_id = ? and key = ?",
+                    [match_id, key],
+                )
+            )
             if rows:
                 if rows[0]["request"] != digest:
-                    raise KeyReused(_("this idempotency key was already used for another "
-                                      "request: nothing was stored"))
+                    raise KeyReused(
+                        _(
+                            "this idempotency key was already used for another "
+                            "request: nothing was stored"
+                        )
+                    )
                 reply = json.loads(rows[0]["reply"])
                 yield None, [Change(**reply, repeat=True)]
                 return
         stored = get(db, match_id)
         if if_version is not None and if_version != stored.version:
-            raise Stale(_("the match has changed since that version was read: nothing was "
-                          "stored"))
+            raise Stale(_("the match has changed since that version was read: nothing was stored"))
         out: list[Change] = []
         yield stored, out
         version = stored.version + 1
-        db.execute("update matches set version = ?, updated = ? where id = ?",
-                   [version, now(), match_id])
+        db.execute(
+            "update matches set version = ?, updated = ? where id = ?", [version, now(), match_id]
+        )
         out[0].version = version
         if key is not None:
-            db["replies"].insert({"match_id": match_id, "key": key, "request": digest,
-                                  "reply": json.dumps(out[0].reply(), ensure_ascii=False),
-                                  "at": now()})
+            db["replies"].insert(
+                {
+                    "match_id": match_id,
+                    "key": key,
+                    "request": digest,
+                    "reply": json.dumps(out[0].reply(), ensure_ascii=False),
+                    "at": now(),
+                }
+            )
 
 
 def create(db: Database, match: Match, kind: str = "create") -> int:
     """Store a checked match (its deals already folded) and return its id."""
     with writing(db):
         stamp = now()
-        match_id = db["matches"].insert({
-            "game": match.game, "options": json.dumps(match.options),
-            "players": _dump(match.players), "first_dealer": match.first_dealer,
-            "created": stamp, "updated": stamp, "version": 1,
-        }).last_pk
+        match_id = (
+            db["matches"]
+            .insert(
+                {
+                    "game": match.game,
+                    "options": json.dumps(match.options),
+                    "players": _dump(match.players),
+                    "first_dealer": match.first_dealer,
+                    "created": stamp,
+                    "updated": stamp,
+                    "version": 1,
+                }
+            )
+            .last_pk
+        )
         for pos, entry in enumerate(match.deals, start=1):
             db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(entry)})
-        _event(db, match_id, kind, None, {"game": match.game, "options": match.options,
-                                          "players": match.players,
-                                          "first_dealer": match.first_dealer,
-                                          "deals": len(match.deals)})
+        _event(
+            db,
+            match_id,
+            kind,
+            None,
+            {
+                "game": match.game,
+                "options": match.options,
+                "players": match.players,
+                "first_dealer": match.first_dealer,
+                "deals": len(match.deals),
+            },
+        )
     return match_id
 
 
@@ -284,8 +354,10 @@ def _keep_later_entries(db: Database, stored: Stored, standings: Standings, star
     for i in range(start, len(standings.rows)):
         entry = standings.rows[i].entry
         if entry != stored.match.deals[i]:
-            db.execute("update deals set entry = ?, rev = rev + 1 where id = ?",
-                       [_dump(entry), stored.deal_ids[i]])
+            db.execute(
+                "update deals set entry = ?, rev = rev + 1 where id = ?",
+                [_dump(entry), stored.deal_ids[i]],
+            )
 
 
 def _fits_next(stored: Stored, mark: str) -> bool:
@@ -293,12 +365,20 @@ def _fits_next(stored: Stored, mark: str) -> bool:
     (before deals had ids) remembers only the number of deals."""
     if mark == stored.next_mark():
         return True
-    return mark.isascii() and mark.isdigit() and len(mark) < 10 and int(mark) == len(
-        stored.deal_ids)
+    return (
+        mark.isascii() and mark.isdigit() and len(mark) < 10 and int(mark) == len(stored.deal_ids)
+    )
 
 
-def add_deal(db: Database, match_id: int, raw: Any, *, mark: str | None = None,
-             if_version: int | None = None, key: str | None = None) -> Change:
+def add_deal(
+    db: Database,
+    match_id: int,
+    raw: Any,
+    *,
+    mark: str | None = None,
+    if_version: int | None = None,
+    key: str | None = None,
+) -> Change:
     """Add the next deal. ``mark``: the new-deal page's ``Stored.next_mark()``.
 
     Raises NotFound (no match), Stale, KeyReused, or DealError (the entry
@@ -310,14 +390,17 @@ def add_deal(db: Database, match_id: int, raw: Any, *, mark: str | None = None,
             seen = parse_mark(mark if "." in mark else f"{mark}.0")
             if seen and seen[0] < len(stored.deal_ids):
                 number = seen[0] + 1
-                raise Stale(_("deal %(n)s was saved on another phone meanwhile", n=number),
-                            number)
+                raise Stale(_("deal %(n)s was saved on another phone meanwhile", n=number), number)
             raise Stale(_("the deals changed on another phone meanwhile"))
         deals, standings = checked_entry(stored.match, raw)
-        pos = db.execute("select coalesce(max(pos), 0) + 1 from deals where match_id = ?",
-                         [match_id]).fetchone()[0]
-        deal_id = db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1,
-                                      "entry": _dump(deals[-1])}).last_pk
+        pos = db.execute(
+            "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [match_id]
+        ).fetchone()[0]
+        deal_id = (
+            db["deals"]
+            .insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(deals[-1])})
+            .last_pk
+        )
         _event(db, match_id, "add", len(deals), deals[-1], deal_id)
         out.append(Change("add", len(deals), standings.computed(), 0, standings))
     return out[0]
@@ -338,14 +421,22 @@ def _target(stored: Stored, number: int | None, mark: str | None) -> int:
     if now_number is None:
         raise Stale(_("deal %(n)s was deleted on another phone meanwhile", n=number), None)
     if stored.revs[now_number - 1] != rev:
-        raise Stale(_("deal %(n)s was changed on another phone meanwhile", n=now_number),
-                    now_number)
+        raise Stale(
+            _("deal %(n)s was changed on another phone meanwhile", n=now_number), now_number
+        )
     return now_number
 
 
-def edit_deal(db: Database, match_id: int, number: int | None, raw: Any, *,
-              mark: str | None = None, if_version: int | None = None,
-              key: str | None = None) -> Change:
+def edit_deal(
+    db: Database,
+    match_id: int,
+    number: int | None,
+    raw: Any,
+    *,
+    mark: str | None = None,
+    if_version: int | None = None,
+    key: str | None = None,
+) -> Change:
     """Replace a deal: the one ``mark`` names (an edit page's
     ``Stored.deal_mark``), else deal ``number``. Later deals re-flow.
 
@@ -358,36 +449,57 @@ def edit_deal(db: Database, match_id: int, number: int | None, raw: Any, *,
         number = _target(stored, number, mark)
         deals, standings = checked_entry(stored.match, raw, number)
         deal_id = stored.deal_ids[number - 1]
-        db.execute("update deals set entry = ?, rev = rev + 1 where id = ?",
-                   [_dump(deals[number - 1]), deal_id])
+        db.execute(
+            "update deals set entry = ?, rev = rev + 1 where id = ?",
+            [_dump(deals[number - 1]), deal_id],
+        )
         _keep_later_entries(db, stored, standings, number)
         _event(db, match_id, "edit", number, deals[number - 1], deal_id)
         out.append(Change("edit", number, standings.computed(), 0, standings))
     return out[0]
 
 
-def delete_deal(db: Database, match_id: int, number: int | None, *, mark: str | None = None,
-                if_version: int | None = None, key: str | None = None) -> Change:
+def delete_deal(
+    db: Database,
+    match_id: int,
+    number: int | None,
+    *,
+    mark: str | None = None,
+    if_version: int | None = None,
+    key: str | None = None,
+) -> Change:
     """Delete a deal (the one ``mark`` names, else deal ``number``); later deals
     move up and re-flow. The row is kept, marked deleted, in its place.
 
     Raises NotFound, Stale, KeyReused, or DealError (a later deal that cannot
     stand without it)."""
-    with _write(db, match_id, key, _request_digest("delete", mark or number, None),
-                if_version) as (stored, out):
+    with _write(db, match_id, key, _request_digest("delete", mark or number, None), if_version) as (
+        stored,
+        out,
+    ):
         if stored is None:
             return out[0]
         number = _target(stored, number, mark)
         deals = list(stored.match.deals)
         removed = deals.pop(number - 1)
-        trial = Match(stored.match.game, stored.match.options, stored.match.players,
-                      stored.match.first_dealer, deals)
+        trial = Match(
+            stored.match.game,
+            stored.match.options,
+            stored.match.players,
+            stored.match.first_dealer,
+            deals,
+        )
         standings = fold(trial)
         deal_id = stored.deal_ids[number - 1]
         db.execute("update deals set deleted = ? where id = ?", [now(), deal_id])
-        rest = Stored(stored.id, trial, stored.version,
-                      stored.deal_ids[:number - 1] + stored.deal_ids[number:],
-                      stored.revs[:number - 1] + stored.revs[number:], stored.updated)
+        rest = Stored(
+            stored.id,
+            trial,
+            stored.version,
+            stored.deal_ids[: number - 1] + stored.deal_ids[number:],
+            stored.revs[: number - 1] + stored.revs[number:],
+            stored.updated,
+        )
         _keep_later_entries(db, rest, standings, number - 1)
         _event(db, match_id, "delete", number, removed, deal_id)
         out.append(Change("delete", number, standings.computed(), 0, standings))
@@ -399,14 +511,32 @@ def delete_match(db: Database, match_id: int, *, if_version: int | None = None) 
     with writing(db):
         stored = get(db, match_id)
         if if_version is not None and if_version != stored.version:
-            raise Stale(_("the match has changed since that version was read: nothing was "
-                          "deleted"))
+            raise Stale(_("the match has changed since that version was read: nothing was deleted"))
         db.execute("delete from deals where match_id = ?", [match_id])
         db.execute("delete from replies where match_id = ?", [match_id])
         db.execute("delete from matches where id = ?", [match_id])
         _event(db, match_id, "delete_match", None, None)
 
 
-__all__ = ["Change", "DealError", "KeyReused", "NotFound", "Stale", "StoreError", "Stored",
-           "add_deal", "close_db", "connect", "create", "delete_deal", "delete_match",
-           "edit_deal", "events", "get", "get_db", "init_app", "listing", "parse_mark"]
+__all__ = [
+    "Change",
+    "DealError",
+    "KeyReused",
+    "NotFound",
+    "Stale",
+    "StoreError",
+    "Stored",
+    "add_deal",
+    "close_db",
+    "connect",
+    "create",
+    "delete_deal",
+    "delete_match",
+    "edit_deal",
+    "events",
+    "get",
+    "get_db",
+    "init_app",
+    "listing",
+    "parse_mark",
+]

@@ -1,4 +1,4 @@
-"""Shared fixtures: an app on a fresh SQLite file, its test client, and the
+"""Shared fixtures: an app on a fresh SQLite file, its test client and CLI runner, and the
 browser fixtures pointed at Debian's Chromium (see shared/notes/browser-tests.md)."""
 
 from __future__ import annotations
@@ -7,18 +7,21 @@ import shutil
 import threading
 
 import pytest
+from werkzeug.serving import make_server
 
 from scorer import create_app
 
 
 @pytest.fixture
 def app(tmp_path):
-    return create_app({
-        "TESTING": True,
-        "DATABASE": str(tmp_path / "scorer.db"),
-        "SECRET_KEY": "test",
-        "WTF_CSRF_ENABLED": False,
-    })
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorer.db"),
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+        }
+    )
 
 
 @pytest.fixture
@@ -27,10 +30,15 @@ def client(app):
 
 
 @pytest.fixture
+def runner(app):
+    """The app's command line, run in this process (``runner.invoke(args=[...])``)."""
+    return app.test_cli_runner()
+
+
+@pytest.fixture
 def csrf_client(tmp_path):
     """A client of an app with CSRF on, as in production."""
-    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"),
-                      "SECRET_KEY": "test"})
+    app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test"})
     return app.test_client()
 
 
@@ -42,22 +50,34 @@ def browser_type_launch_args(browser_type_launch_args):
     path = shutil.which("chromium") or "/usr/bin/chromium"
     if not shutil.os.path.exists(path):
         pytest.skip("Debian's chromium is not installed (make test installs it)")
-    return {**browser_type_launch_args, "executable_path": path,
-            "args": ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--disable-sync", "--no-first-run"]}
+    return {
+        **browser_type_launch_args,
+        "executable_path": path,
+        "args": [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+        ],
+    }
 
 
 @pytest.fixture(scope="session")
 def browser_context_args(browser_context_args):
-    return {**browser_context_args, "viewport": {"width": 390, "height": 844},
-            "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+    return {
+        **browser_context_args,
+        "viewport": {"width": 390, "height": 844},
+        "device_scale_factor": 2,
+        "is_mobile": True,
+        "has_touch": True,
+    }
 
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app served on a free port from a thread of the test process."""
-    from werkzeug.serving import make_server
-
     folder = tmp_path_factory.mktemp("live")
     app = create_app({"DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "browser"})
     server = make_server("127.0.0.1", 0, app, threaded=True)

@@ -11,28 +11,59 @@ from scorer.record import RecordError, load
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
 
 
-def record(game: str, deals: list, players: int | list = 4, options: dict | None = None,
-           first_dealer: int = 0) -> dict:
+def record(
+    game: str,
+    deals: list,
+    players: int | list = 4,
+    options: dict | None = None,
+    first_dealer: int = 0,
+) -> dict:
     names = NAMES[:players] if isinstance(players, int) else players
-    return {"format": "scorer-record", "version": 1, "game": game, "options": options or {},
-            "players": names, "first_dealer": first_dealer, "deals": deals}
+    return {
+        "format": "scorer-record",
+        "version": 1,
+        "game": game,
+        "options": options or {},
+        "players": names,
+        "first_dealer": first_dealer,
+        "deals": deals,
+    }
 
 
-def computed(game: str, deals: list, players: int | list = 4, options: dict | None = None,
-             first_dealer: int = 0) -> dict:
+def computed(
+    game: str,
+    deals: list,
+    players: int | list = 4,
+    options: dict | None = None,
+    first_dealer: int = 0,
+) -> dict:
     _match, standings = load(record(game, deals, players, options, first_dealer))
     return standings.computed()
 
 
-def points(game: str, deal: dict, players: int | list = 4, options: dict | None = None) -> list[int]:
+def points(
+    game: str, deal: dict, players: int | list = 4, options: dict | None = None
+) -> list[int]:
     """The points of one deal, per seat."""
     return computed(game, [deal], players, options)["per_deal"][0]
 
 
-def make_record(game: str, deals: list, options: dict | None = None, players: int = 4,
-                first_dealer: int = 0, names: list[str] | None = None) -> dict:
-    rec = {"format": "scorer-record", "version": 1, "game": game,
-           "players": names or NAMES[:players], "first_dealer": first_dealer, "deals": deals}
+def make_record(
+    game: str,
+    deals: list,
+    options: dict | None = None,
+    players: int = 4,
+    first_dealer: int = 0,
+    names: list[str] | None = None,
+) -> dict:
+    rec = {
+        "format": "scorer-record",
+        "version": 1,
+        "game": game,
+        "players": names or NAMES[:players],
+        "first_dealer": first_dealer,
+        "deals": deals,
+    }
     if options is not None:
         rec["options"] = options
     return rec

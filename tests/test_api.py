@@ -24,10 +24,16 @@ def test_create_read_add_edit_delete(client):
     got = client.get(f"/api/matches/{mid}").get_json()
     assert got["deals"] == EXAMPLE["deals"] and got["computed"] == rec["computed"]
     # add deal 3: Ala everything: 43 → 67, 28, 34
-    r = client.post(f"/api/matches/{mid}/deals", json={"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}})
+    r = client.post(
+        f"/api/matches/{mid}/deals",
+        json={"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}},
+    )
     assert r.status_code == 201 and r.get_json()["totals"] == [67, 28, 34]
     # edit deal 1 to (3, 6, 4): 16, 23, 4 → 66, 28, 35
-    r = client.put(f"/api/matches/{mid}/deals/1", json={"hearts": [3, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}})
+    r = client.put(
+        f"/api/matches/{mid}/deals/1",
+        json={"hearts": [3, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+    )
     assert r.status_code == 200 and r.get_json()["totals"] == [66, 28, 35]
     # delete deal 2 (7, 5, 31): 59, 23, 4
     r = client.delete(f"/api/matches/{mid}/deals/2")
@@ -36,7 +42,9 @@ def test_create_read_add_edit_delete(client):
 
 
 def test_not_json_is_415(client):
-    r = client.post("/api/matches", data="game=hearts", content_type="application/x-www-form-urlencoded")
+    r = client.post(
+        "/api/matches", data="game=hearts", content_type="application/x-www-form-urlencoded"
+    )
     assert r.status_code == 415 and "error" in r.get_json()
     mid = create(client)["id"]
     r = client.post(f"/api/matches/{mid}/deals", data="{}", content_type="text/plain")
@@ -45,7 +53,9 @@ def test_not_json_is_415(client):
 
 def test_broken_json_is_400(client):
     r = client.post("/api/matches", data="{nope", content_type="application/json")
-    assert r.status_code == 400 and r.get_json()["error"].startswith("the body cannot be read: not JSON")
+    assert r.status_code == 400 and r.get_json()["error"].startswith(
+        "the body cannot be read: not JSON"
+    )
 
 
 def test_text_that_is_not_valid_unicode_is_400(client):
@@ -56,14 +66,20 @@ def test_text_that_is_not_valid_unicode_is_400(client):
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == []
 
 
-@pytest.mark.parametrize("record, message", [
-    ({**EXAMPLE, "game": "bridge"}, "game must be one of"),
-    ({**EXAMPLE, "players": ["Ala", "<script>x</script>" * 10, "C"]}, "at most 40 characters"),
-    ({**EXAMPLE, "deals": [{**D1, "hearts": [4, 6, 4]}]}, "deal 1: hearts add up to 14, but 13 are in play"),
-    ({**EXAMPLE, "options": {"scoring": "hearts"}}, "option scoring must be one of"),
-    ("null", "a record must be a JSON object"),
-    ([1, 2], "a record must be a JSON object"),
-])
+@pytest.mark.parametrize(
+    "record, message",
+    [
+        ({**EXAMPLE, "game": "bridge"}, "game must be one of"),
+        ({**EXAMPLE, "players": ["Ala", "<script>x</script>" * 10, "C"]}, "at most 40 characters"),
+        (
+            {**EXAMPLE, "deals": [{**D1, "hearts": [4, 6, 4]}]},
+            "deal 1: hearts add up to 14, but 13 are in play",
+        ),
+        ({**EXAMPLE, "options": {"scoring": "hearts"}}, "option scoring must be one of"),
+        ("null", "a record must be a JSON object"),
+        ([1, 2], "a record must be a JSON object"),
+    ],
+)
 def test_bad_records_are_400_and_store_nothing(client, record, message):
     if record == "null":
         r = client.post("/api/matches", data="null", content_type="application/json")
@@ -73,13 +89,16 @@ def test_bad_records_are_400_and_store_nothing(client, record, message):
     assert client.get("/api/matches/1").status_code == 404
 
 
-@pytest.mark.parametrize("deal, message", [
-    ({**D1, "hearts": [4, 6, 2]}, "deal 2: hearts add up to 12, but 13 are in play"),
-    ({**D1, "extra": 1}, "unknown field extra"),
-    ({"hearts": [4, 6, 3]}, "say who took Q♠"),
-    ("a deal", "a deal must be a JSON object"),
-    ({**D1, "hearts": [4, 6, 10**100]}, "between 0 and 1,000"),
-])
+@pytest.mark.parametrize(
+    "deal, message",
+    [
+        ({**D1, "hearts": [4, 6, 2]}, "deal 2: hearts add up to 12, but 13 are in play"),
+        ({**D1, "extra": 1}, "unknown field extra"),
+        ({"hearts": [4, 6, 3]}, "say who took Q♠"),
+        ("a deal", "a deal must be a JSON object"),
+        ({**D1, "hearts": [4, 6, 10**100]}, "between 0 and 1,000"),
+    ],
+)
 def test_bad_deals_are_400_and_store_nothing(client, deal, message):
     mid = create(client, {**EXAMPLE, "deals": [D1]})["id"]
     r = client.post(f"/api/matches/{mid}/deals", json=deal)

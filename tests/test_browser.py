@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import tempfile
 from pathlib import Path
 
 import pytest
+
+from scorer.engine import RANDOM, play_deal
+from scorer.games import GAMES
+from scorer.match import Match, fold
 
 pytestmark = pytest.mark.browser
 # Phone screenshots go to a scratch folder; `make screenshots` writes the README's into docs/.
@@ -86,8 +91,10 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     csv_path = tmp_path / "match.csv"
     download.value.save_as(csv_path)
     body = csv_path.read_text(encoding="utf-8-sig")
-    assert body.splitlines()[0] == \
-        '"match","deal","dealer","player","seat","entry","points","total","place"'
+    assert (
+        body.splitlines()[0]
+        == '"match","deal","dealer","player","seat","entry","points","total","place"'
+    )
     assert len(body.splitlines()) == 1 + 3 * 3 + 3
 
     # play to the end: Celina takes everything (43): 62 + 43 = 105 ≥ 100
@@ -124,20 +131,16 @@ def test_entry_form_on_a_phone_has_big_targets(page, live_server):
 
 def test_check_a_black_maria_deal_trick_by_trick_and_save(page, live_server):
     """A deal played by the engine (seeded), tapped in card by card on a phone."""
-    import random
-
-    from scorer.engine import RANDOM, play_deal
-    from scorer.games import GAMES
-    from scorer.match import Match, fold
-
     names = ["Ala", "Bartek", "Celina"]
     rules = GAMES["black_maria"](GAMES["black_maria"].normalize_options({}, 3), names)
     plan = fold(Match("black_maria", rules.opts, names)).next
     played = play_deal(rules, plan, [RANDOM] * 3, random.Random(7))
     # what each seat took, counted here from the cards: a heart 1, Q♠ 13, K♠ 10, A♠ 7
     value = {"QS": 13, "KS": 10, "AS": 7}
-    expected = [sum(value.get(c, 1 if c.endswith("H") else 0) for c in taken)
-                for taken in played.captured.taken]
+    expected = [
+        sum(value.get(c, 1 if c.endswith("H") else 0) for c in taken)
+        for taken in played.captured.taken
+    ]
     assert sum(expected) == 43
 
     page.goto(live_server + "/new/black_maria")
@@ -158,10 +161,15 @@ def test_check_a_black_maria_deal_trick_by_trick_and_save(page, live_server):
             with page.expect_navigation():
                 page.locator(f"button.pick[value='{c}']").tap()
         # the app names each trick's winner
-        assert page.locator("ol.tricks li").nth(k).locator(".won").inner_text() == \
-            f"→ {names[played.captured.winners[k]]}"
+        assert (
+            page.locator("ol.tricks li").nth(k).locator(".won").inner_text()
+            == f"→ {names[played.captured.winners[k]]}"
+        )
     page.screenshot(path=str(SHOTS / "check-phone.png"), full_page=True)
-    derived = [int(x) for x in page.locator("section.compare tbody tr").first.locator("td").all_inner_texts()]
+    derived = [
+        int(x)
+        for x in page.locator("section.compare tbody tr").first.locator("td").all_inner_texts()
+    ]
     assert derived == expected
     if expected != [43, 0, 0]:
         assert page.locator("ul.diffs li").count() >= 1

@@ -10,28 +10,47 @@ from .test_browser import SHOTS
 
 pytestmark = pytest.mark.browser
 
-HEARTS = [{"hearts": h, "taken_by": {"QS": q}} for h, q in [
-    ([3, 5, 2, 3], 1), ([0, 4, 6, 3], 2), ([7, 1, 2, 3], 0), ([2, 2, 8, 1], 3),
-    ([4, 3, 3, 3], 1), ([1, 6, 1, 5], 2), ([5, 0, 4, 4], 3)]]
-ROUND = [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]},
-         {"tricks": [0, 6, 6], "hearts": [0, 1, 2]}, {"tricks": [1, 2, 9]},
-         {"tricks": [4, 4, 4], "spades": [4, 4, 5]}]
+HEARTS = [
+    {"hearts": h, "taken_by": {"QS": q}}
+    for h, q in [
+        ([3, 5, 2, 3], 1),
+        ([0, 4, 6, 3], 2),
+        ([7, 1, 2, 3], 0),
+        ([2, 2, 8, 1], 3),
+        ([4, 3, 3, 3], 1),
+        ([1, 6, 1, 5], 2),
+        ([5, 0, 4, 4], 3),
+    ]
+]
+ROUND = [
+    {"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]},
+    {"tricks": [0, 6, 6], "hearts": [0, 1, 2]},
+    {"tricks": [1, 2, 9]},
+    {"tricks": [4, 4, 4], "spades": [4, 4, 5]},
+]
 METAMORPHOSIS = ROUND * 3  # three rounds of four deals: the whole match for 3 players
 
 
 def create(context, live_server, game, deals, players) -> str:
-    r = context.request.post(live_server + "/api/matches",
-                             data=record(game, deals, players))
+    r = context.request.post(live_server + "/api/matches", data=record(game, deals, players))
     assert r.status == 201, r.text()
     return f"{live_server}/m/{r.json()['id']}"
 
 
-@pytest.mark.parametrize("game, deals, players, scheme", [
-    ("hearts", HEARTS, 4, "light"), ("metamorphosis", METAMORPHOSIS, 3, "dark")])
-def test_the_chart_fits_a_320_px_phone(browser, live_server, tmp_path, game, deals, players,
-                                       scheme):
-    context = browser.new_context(viewport={"width": 320, "height": 640}, device_scale_factor=2,
-                                  is_mobile=True, has_touch=True, color_scheme=scheme)
+@pytest.mark.parametrize(
+    "game, deals, players, scheme",
+    [("hearts", HEARTS, 4, "light"), ("metamorphosis", METAMORPHOSIS, 3, "dark")],
+)
+def test_the_chart_fits_a_320_px_phone(
+    browser, live_server, tmp_path, game, deals, players, scheme
+):
+    context = browser.new_context(
+        viewport={"width": 320, "height": 640},
+        device_scale_factor=2,
+        is_mobile=True,
+        has_touch=True,
+        color_scheme=scheme,
+    )
     page = context.new_page()
     page.goto(create(context, live_server, game, deals, players))
     chart = page.locator("figure.chart")
@@ -42,8 +61,9 @@ def test_the_chart_fits_a_320_px_phone(browser, live_server, tmp_path, game, dea
     assert page.evaluate("document.documentElement.scrollWidth") <= 320  # no sideways scroll
     # each line is drawn in its seat's colour, the same as the stripe on that seat's total
     stroke = page.evaluate("getComputedStyle(document.querySelector('polyline.seat1')).stroke")
-    stripe = page.evaluate("getComputedStyle(document.querySelector("
-                           "'.total[data-seat=\"1\"]')).boxShadow")
+    stripe = page.evaluate(
+        "getComputedStyle(document.querySelector('.total[data-seat=\"1\"]')).boxShadow"
+    )
     assert stroke.startswith("rgb(") and stroke in stripe
     assert chart.locator(".legend li").all_inner_texts() == record(game, [], players)["players"]
     chart.screenshot(path=str(tmp_path / f"chart-320-{game}-{scheme}.png"))  # to look at

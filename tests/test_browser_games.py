@@ -70,7 +70,9 @@ def test_slobberhannes_short_match(page, live_server):
 
 
 def test_polignac_short_match_with_capot(page, live_server):
-    start(page, live_server, "polignac", ["Ala", "Bartek", "Celina", "Darek"], capot=True, target=10)
+    start(
+        page, live_server, "polignac", ["Ala", "Bartek", "Celina", "Darek"], capot=True, target=10
+    )
     # deal 1: J♠ Bartek (2), J♣ J♥ J♦ Celina (3)
     enter(page)
     assert "K Q J A 10 9 8 7" in page.locator(".facts").inner_text()

@@ -76,24 +76,31 @@ def polish(changes: dict | None = None) -> Catalog:
     """A complete Polish catalog of source(), with ``changes``: msgid → translation
     (None: leave the message out)."""
     c = Catalog(locale="pl", fuzzy=False)
-    good = {DEAL: "Rozdanie %(n)s", TRICKS: ("%(num)s lewa", "%(num)s lewy", "%(num)s lew"),
-            RULES: "Zasady", WORDS: "Obrońcy wzięli pozostałe {n}."}
+    good = {
+        DEAL: "Rozdanie %(n)s",
+        TRICKS: ("%(num)s lewa", "%(num)s lewy", "%(num)s lew"),
+        RULES: "Zasady",
+        WORDS: "Obrońcy wzięli pozostałe {n}.",
+    }
     for msgid, string in {**good, **(changes or {})}.items():
         if string is not None:
             c.add(msgid, string)
     return c
 
 
-def check(tmp_path, catalog: Catalog, complete: bool = True, lang: str = "pl",
-          header: str | None = None) -> list[str]:
+def check(
+    tmp_path, catalog: Catalog, complete: bool = True, lang: str = "pl", header: str | None = None
+) -> list[str]:
     path = catalogs.catalog_path(lang, tmp_path)
     path.parent.mkdir(parents=True)
     with open(path, "wb") as f:
         write_po(f, catalog)
     if header:  # a Plural-Forms line of our own
         lines = path.read_text("utf-8").splitlines(keepends=True)
-        path.write_text("".join(header if line.startswith('"Plural-Forms:') else line
-                                for line in lines), "utf-8")
+        path.write_text(
+            "".join(header if line.startswith('"Plural-Forms:') else line for line in lines),
+            "utf-8",
+        )
     return catalogs.problems(path, lang, source(), complete)
 
 
@@ -106,8 +113,9 @@ def test_a_missing_message_fails(tmp_path):
 
 
 def test_a_stale_message_fails(tmp_path):
-    assert check(tmp_path, polish({"Scores": "Wyniki"}), complete=False) == \
-        ["pl: stale (no longer in the code) 'Scores'"]
+    assert check(tmp_path, polish({"Scores": "Wyniki"}), complete=False) == [
+        "pl: stale (no longer in the code) 'Scores'"
+    ]
 
 
 def test_an_obsolete_message_fails(tmp_path):
@@ -127,13 +135,16 @@ def test_an_untranslated_message_fails_in_a_language_offered_only(tmp_path):
     assert check(tmp_path / "b", polish({RULES: ""}), complete=False) == []
 
 
-@pytest.mark.parametrize("msgid, wrong", [
-    (DEAL, "Rozdanie %(number)s"),  # another name
-    (DEAL, "Rozdanie"),  # none
-    (DEAL, "Rozdanie %s"),  # positional
-    (WORDS, "Obrońcy wzięli pozostałe {m}."),  # the script's placeholder
-    (TRICKS, ("%(num)s lewa", "%(num)s lewy", "lew")),  # one plural form without it
-])
+@pytest.mark.parametrize(
+    "msgid, wrong",
+    [
+        (DEAL, "Rozdanie %(number)s"),  # another name
+        (DEAL, "Rozdanie"),  # none
+        (DEAL, "Rozdanie %s"),  # positional
+        (WORDS, "Obrońcy wzięli pozostałe {m}."),  # the script's placeholder
+        (TRICKS, ("%(num)s lewa", "%(num)s lewy", "lew")),  # one plural form without it
+    ],
+)
 def test_a_translation_with_other_placeholders_fails(tmp_path, msgid, wrong):
     found = check(tmp_path, polish({msgid: wrong}))
     assert len(found) == 1 and found[0].startswith("pl: placeholders ")
@@ -145,9 +156,12 @@ def test_a_plural_needs_every_form_of_the_language(tmp_path):
 
 
 def test_a_plural_forms_header_not_the_languages_fails(tmp_path):
-    assert check(tmp_path, polish(), complete=False,
-                 header='"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n') == [
-        "pl: Plural-Forms gives 2 forms, not 3"]
+    assert check(
+        tmp_path,
+        polish(),
+        complete=False,
+        header='"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n',
+    ) == ["pl: Plural-Forms gives 2 forms, not 3"]
 
 
 def test_a_plural_form_may_name_num_though_the_english_does_not(tmp_path):
@@ -156,9 +170,14 @@ def test_a_plural_form_may_name_num_though_the_english_does_not(tmp_path):
     path = catalogs.catalog_path("pl", tmp_path)
     path.parent.mkdir(parents=True)
     pl = polish()
-    pl.add(("Take out %(cards)s: %(hand)s card each.", "Take out %(cards)s: %(hand)s cards each."),
-           ("Wyjmij %(cards)s: po %(num)s karcie.", "Wyjmij %(cards)s: po %(hand)s karty.",
-            "Wyjmij %(cards)s: po %(hand)s kart."))
+    pl.add(
+        ("Take out %(cards)s: %(hand)s card each.", "Take out %(cards)s: %(hand)s cards each."),
+        (
+            "Wyjmij %(cards)s: po %(num)s karcie.",
+            "Wyjmij %(cards)s: po %(hand)s karty.",
+            "Wyjmij %(cards)s: po %(hand)s kart.",
+        ),
+    )
     with open(path, "wb") as f:
         write_po(f, pl)
     found = catalogs.problems(path, "pl", c, complete=True)
@@ -169,7 +188,8 @@ def test_a_fuzzy_header_fails(tmp_path):
     c = polish()
     c.fuzzy = True
     assert check(tmp_path, c, complete=False) == [
-        "pl: the header is marked fuzzy (the catalog would not be compiled)"]
+        "pl: the header is marked fuzzy (the catalog would not be compiled)"
+    ]
 
 
 def test_the_real_polish_catalog_is_not_complete_yet_and_would_pass_filled_in(tmp_path, current):
@@ -177,8 +197,10 @@ def test_the_real_polish_catalog_is_not_complete_yet_and_would_pass_filled_in(tm
     offered (nothing is translated yet); every message filled in, it passes; one
     message taken out, it fails again."""
     path = catalogs.catalog_path("pl")
-    assert any(p.startswith("pl: untranslated ")
-               for p in catalogs.problems(path, "pl", current, complete=True))
+    assert any(
+        p.startswith("pl: untranslated ")
+        for p in catalogs.problems(path, "pl", current, complete=True)
+    )
     with open(path, "rb") as f:
         pl = read_po(f, locale="pl")
     for m in pl:
@@ -192,5 +214,6 @@ def test_the_real_polish_catalog_is_not_complete_yet_and_would_pass_filled_in(tm
     del pl[next(m.id for m in pl if m.id and not m.pluralizable)]
     with open(out, "wb") as f:
         write_po(f, pl)
-    assert [p.split(" ")[1] for p in catalogs.problems(out, "pl", current, complete=True)] == \
-        ["missing"]
+    assert [p.split(" ")[1] for p in catalogs.problems(out, "pl", current, complete=True)] == [
+        "missing"
+    ]

@@ -95,8 +95,9 @@ def test_no_target_line_when_the_match_ends_after_a_number_of_deals():
 
 def test_negative_totals_and_a_minus_sign():
     # Metamorphosis, the worked example of RULES.md: deal 1 -12, -20, +10
-    root = chart_of("metamorphosis",
-                    [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}], 3)
+    root = chart_of(
+        "metamorphosis", [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}], 3
+    )
     # -20 to 10: 30 / 4 = 7.5 → steps of 10, from -20 to 10
     assert texts(root, "tick") == ["−20", "−10", "0", "10"]
     x0, y0, w, h = plot_box(root)
@@ -105,10 +106,13 @@ def test_negative_totals_and_a_minus_sign():
 
 
 def test_metamorphosis_marks_rounds_and_what_each_deal_counts():
-    deals = [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]},
-             {"tricks": [0, 6, 6], "hearts": [0, 1, 2]}, {"tricks": [1, 2, 9]},
-             {"tricks": [4, 4, 4], "spades": [4, 4, 5]},
-             {"declarations": [1, 1, 1], "tricks": [4, 4, 4], "clubs": [1, 1, 1]}]
+    deals = [
+        {"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]},
+        {"tricks": [0, 6, 6], "hearts": [0, 1, 2]},
+        {"tricks": [1, 2, 9]},
+        {"tricks": [4, 4, 4], "spades": [4, 4, 5]},
+        {"declarations": [1, 1, 1], "tricks": [4, 4, 4], "clubs": [1, 1, 1]},
+    ]
     root = chart_of("metamorphosis", deals, 3)
     # RULES.md: clubs -4 each, hearts +3 (diamonds trumps), every card -1, spades +4
     assert texts(root, "label") == ["-4♣", "+3♥", "-1", "+4♠", "-4♣"]
@@ -121,9 +125,11 @@ def test_metamorphosis_marks_rounds_and_what_each_deal_counts():
 
 
 def test_variety_writes_each_contract_under_its_deal():
-    deals = [{"contract": 2, "attackers": [0, 2], "tricks": 7},
-             {"contract": 8, "attackers": [1, 3], "tricks": 8},
-             {"contract": 5, "attackers": [0, 1], "black_tj": 2, "red_tj": 1}]
+    deals = [
+        {"contract": 2, "attackers": [0, 2], "tricks": 7},
+        {"contract": 8, "attackers": [1, 3], "tricks": 8},
+        {"contract": 5, "attackers": [0, 1], "black_tj": 2, "red_tj": 1},
+    ]
     root = chart_of("variety", deals, 4)
     # type 2 clubs trumps, type 8 no trumps, type 5 spades trumps
     assert texts(root, "label") == ["2 ♣", "8 NT", "5 ♠"]
@@ -159,7 +165,7 @@ def test_the_sheet_shows_the_chart_and_a_legend_in_seat_colours(client):
     r = client.post("/api/matches", json=record("black_maria", BLACK_MARIA, 3))
     page = client.get(f"/m/{r.get_json()['id']}").get_data(as_text=True)
     start = page.index("<svg", page.index('class="chart"'))
-    root = parse(page[start:page.index("</svg>", start) + 6])
+    root = parse(page[start : page.index("</svg>", start) + 6])
     assert sorted(lines(root)) == ["seat0", "seat1", "seat2"]
     for s, name in enumerate(["Ala", "Bartek", "Celina"]):
         assert f'<li class="seat{s}">' in page and name in page
@@ -168,7 +174,7 @@ def test_the_sheet_shows_the_chart_and_a_legend_in_seat_colours(client):
 
 
 def _luminance(hex_colour: str) -> float:
-    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    channels = [int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
     linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
     return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
 

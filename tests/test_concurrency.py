@@ -12,12 +12,12 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import secrets
 import threading
 import urllib.error
 import urllib.parse
 import urllib.request
-
-import secrets
+from functools import partial
 
 import pytest
 from werkzeug.serving import make_server
@@ -37,8 +37,9 @@ TRIALS = 50
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     folder = tmp_path_factory.mktemp("races")
-    app = create_app({"DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "races",
-                      "WTF_CSRF_ENABLED": False})
+    app = create_app(
+        {"DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "races", "WTF_CSRF_ENABLED": False}
+    )
     srv = make_server("127.0.0.1", 0, app, threaded=True)
     thread = threading.Thread(target=srv.serve_forever, daemon=True)
     thread.start()
@@ -79,8 +80,7 @@ class Phone:
         elif data is not None:
             body = urllib.parse.urlencode(data).encode()
             heads["Content-Type"] = "application/x-www-form-urlencoded"
-        request = urllib.request.Request(self.base + url, data=body, method=method,
-                                         headers=heads)
+        request = urllib.request.Request(self.base + url, data=body, method=method, headers=heads)
         opener = urllib.request.build_opener(NoRedirect)
         try:
             with opener.open(request, timeout=30) as r:
@@ -121,9 +121,16 @@ def delete_button(marks: tuple[str, str]) -> dict:
 
 
 def new_match(phone: Phone, deals: list) -> int:
-    status, text, _h = phone.send("POST", "/api/matches", json_body={
-        "game": "black_maria", "players": ["Ala", "Bartek", "Celina"],
-        "options": {"end": "deals", "deals": 30}, "deals": deals})
+    status, text, _h = phone.send(
+        "POST",
+        "/api/matches",
+        json_body={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina"],
+            "options": {"end": "deals", "deals": 30},
+            "deals": deals,
+        },
+    )
     assert status == 201, text
     return json.loads(text)["id"]
 
@@ -135,8 +142,7 @@ def deals_now(phone: Phone, mid: int) -> list | None:
 
 def ids_of(server, mid: int, count: int) -> list[tuple[int, int]]:
     """(deal id, revision) of each deal, as its edit page carries them."""
-    return [tuple(map(int, page_marks(server, mid, n)[0].split(".")))
-            for n in range(1, count + 1)]
+    return [tuple(map(int, page_marks(server, mid, n)[0].split("."))) for n in range(1, count + 1)]
 
 
 # --- what a serial order gives ------------------------------------------------
@@ -161,7 +167,7 @@ def apply(state, op):
         if not at:
             return False
         if kind == "delete_id":
-            return state[:at[0]] + state[at[0] + 1:]
+            return state[: at[0]] + state[at[0] + 1 :]
         state[at[0]][1:] = [rev + 1, args[2]]
         return state
     if kind in ("edit_n", "delete_n"):
@@ -169,7 +175,7 @@ def apply(state, op):
         if not 1 <= n <= len(state):
             return False
         if kind == "delete_n":
-            return state[:n - 1] + state[n:]
+            return state[: n - 1] + state[n:]
         state[n - 1][1:] = [state[n - 1][1] + 1, args[1]]
         return state
     if kind == "delete_match":
@@ -237,8 +243,10 @@ def test_forms_race_every_pair_of_writes(server):
         ids = ids_of(server, mid, 3)
         start = [[i, r, e] for (i, r), e in zip(ids, [D, D, X])]
         pa, pb = page_marks(server, mid), page_marks(server, mid)
-        answers = race(lambda: a.send("POST", f"/m/{mid}/deal", form_of(E, pa)),
-                       lambda: b.send("POST", f"/m/{mid}/deal", form_of(F, pb)))
+        answers = race(
+            partial(a.send, "POST", f"/m/{mid}/deal", form_of(E, pa)),
+            partial(b.send, "POST", f"/m/{mid}/deal", form_of(F, pb)),
+        )
         check_trial(a, mid, start, [("add_mark", 3, E), ("add_mark", 3, F)], answers)
 
         # edit / delete of deal 1, two identical deals in front
@@ -246,8 +254,10 @@ def test_forms_race_every_pair_of_writes(server):
         (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
         start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
         pa, pb = page_marks(server, mid, 1), page_marks(server, mid, 1)
-        answers = race(lambda: a.send("POST", f"/m/{mid}/deal/1", form_of(E, pa)),
-                       lambda: b.send("POST", f"/m/{mid}/deal/1/delete", delete_button(pb)))
+        answers = race(
+            partial(a.send, "POST", f"/m/{mid}/deal/1", form_of(E, pa)),
+            partial(b.send, "POST", f"/m/{mid}/deal/1/delete", delete_button(pb)),
+        )
         check_trial(a, mid, start, [("edit_id", i1, r1, E), ("delete_id", i1, r1)], answers)
 
         # delete / delete of deal 1 (pages opened on the same deal)
@@ -255,16 +265,20 @@ def test_forms_race_every_pair_of_writes(server):
         (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
         start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
         pa, pb = page_marks(server, mid, 1), page_marks(server, mid, 1)
-        answers = race(lambda: a.send("POST", f"/m/{mid}/deal/1/delete", delete_button(pa)),
-                       lambda: b.send("POST", f"/m/{mid}/deal/1/delete", delete_button(pb)))
+        answers = race(
+            partial(a.send, "POST", f"/m/{mid}/deal/1/delete", delete_button(pa)),
+            partial(b.send, "POST", f"/m/{mid}/deal/1/delete", delete_button(pb)),
+        )
         check_trial(a, mid, start, [("delete_id", i1, r1), ("delete_id", i1, r1)], answers)
 
         # delete the match / add a deal
         mid = new_match(a, [D])
-        (i1, r1), = ids_of(server, mid, 1)
+        ((i1, r1),) = ids_of(server, mid, 1)
         pb = page_marks(server, mid)
-        answers = race(lambda: a.send("POST", f"/m/{mid}/delete", {}),
-                       lambda: b.send("POST", f"/m/{mid}/deal", form_of(E, pb)))
+        answers = race(
+            partial(a.send, "POST", f"/m/{mid}/delete", {}),
+            partial(b.send, "POST", f"/m/{mid}/deal", form_of(E, pb)),
+        )
         assert all(s < 500 for s, _t, _h in answers)
         accepted = [("delete_match",)]  # deleting a match that exists always succeeds
         if accepted_(answers[1]):
@@ -274,38 +288,56 @@ def test_forms_race_every_pair_of_writes(server):
 
 def test_api_races_every_pair_of_writes(server):
     a = Phone(server)
-    for trial in range(TRIALS):
+    for _trial in range(TRIALS):
         # add / add without preconditions: both stored, in some order
         mid = new_match(a, [D, D, X])
         start = [[None, 1, e] for e in (D, D, X)]
-        answers = race(lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=E),
-                       lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=F))
+        answers = race(
+            partial(a.send, "POST", f"/api/matches/{mid}/deals", json_body=E),
+            partial(a.send, "POST", f"/api/matches/{mid}/deals", json_body=F),
+        )
         check_trial(a, mid, start, [("add", E), ("add", F)], answers)
 
         # add / add with the same If-Match: one stored, the other 412
         mid = new_match(a, [D, D, X])
         etag = a.send("GET", f"/api/matches/{mid}")[2]["ETag"]
-        answers = race(*[lambda e=e: a.send("POST", f"/api/matches/{mid}/deals", json_body=e,
-                                            headers={"If-Match": etag}) for e in (E, F)])
+        answers = race(
+            *[
+                partial(
+                    a.send,
+                    "POST",
+                    f"/api/matches/{mid}/deals",
+                    json_body=e,
+                    headers={"If-Match": etag},
+                )
+                for e in (E, F)
+            ]
+        )
         assert sorted(s for s, _t, _h in answers) == [201, 412], answers
         check_trial(a, mid, start, [("add_mark", 3, E), ("add_mark", 3, F)], answers)
 
         # edit / delete of deal 1 by number
         mid = new_match(a, [D, D, X])
-        answers = race(lambda: a.send("PUT", f"/api/matches/{mid}/deals/1", json_body=E),
-                       lambda: a.send("DELETE", f"/api/matches/{mid}/deals/1"))
+        answers = race(
+            partial(a.send, "PUT", f"/api/matches/{mid}/deals/1", json_body=E),
+            partial(a.send, "DELETE", f"/api/matches/{mid}/deals/1"),
+        )
         check_trial(a, mid, start, [("edit_n", 1, E), ("delete_n", 1)], answers)
 
         # delete / delete of the last deal
         mid = new_match(a, [D, D, X])
-        answers = race(lambda: a.send("DELETE", f"/api/matches/{mid}/deals/3"),
-                       lambda: a.send("DELETE", f"/api/matches/{mid}/deals/3"))
+        answers = race(
+            partial(a.send, "DELETE", f"/api/matches/{mid}/deals/3"),
+            partial(a.send, "DELETE", f"/api/matches/{mid}/deals/3"),
+        )
         check_trial(a, mid, start, [("delete_n", 3), ("delete_n", 3)], answers)
 
         # delete the match / add a deal
         mid = new_match(a, [D])
-        answers = race(lambda: a.send("DELETE", f"/api/matches/{mid}"),
-                       lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=E))
+        answers = race(
+            partial(a.send, "DELETE", f"/api/matches/{mid}"),
+            partial(a.send, "POST", f"/api/matches/{mid}/deals", json_body=E),
+        )
         check_trial(a, mid, [[None, 1, D]], [("delete_match",), ("add", E)], answers)
 
 
@@ -314,8 +346,12 @@ def test_the_same_deal_posted_by_four_clients_with_one_key_is_stored_once(server
     for trial in range(10):
         mid = new_match(a, [D])
         key = {"Idempotency-Key": f"deal-2-{trial}"}
-        answers = race(*[lambda: a.send("POST", f"/api/matches/{mid}/deals", json_body=E,
-                                        headers=key) for _ in range(4)])
+        answers = race(
+            *[
+                partial(a.send, "POST", f"/api/matches/{mid}/deals", json_body=E, headers=key)
+                for _ in range(4)
+            ]
+        )
         assert [s for s, _t, _h in answers] == [201] * 4
         assert len({t for _s, t, _h in answers}) == 1  # the same answer, four times
         assert deals_now(a, mid) == [D, E]

@@ -25,18 +25,39 @@ BLACK_MARIA = [
 ]
 # One short match per game, every kind of entry the game has.
 SAMPLES = {
-    "hearts": (4, [{"hearts": [3, 5, 2, 3], "taken_by": {"QS": 1}},
-                   {"hearts": [0, 13, 0, 0], "taken_by": {"QS": 1}}]),
+    "hearts": (
+        4,
+        [
+            {"hearts": [3, 5, 2, 3], "taken_by": {"QS": 1}},
+            {"hearts": [0, 13, 0, 0], "taken_by": {"QS": 1}},
+        ],
+    ),
     "black_maria": (3, BLACK_MARIA),
-    "knaves": (3, [{"tricks": [7, 6, 4], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1},
-                    "turn_up": "5H"}]),
+    "knaves": (
+        3,
+        [{"tricks": [7, 6, 4], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}, "turn_up": "5H"}],
+    ),
     "slobberhannes": (4, [{"taken_by": {"first_trick": 0, "last_trick": 2, "QC": 1}}]),
-    "polignac": (4, [{"taken_by": {"JS": 0, "JC": 1, "JH": 2, "JD": 3}},
-                     {"capot": {"seat": 3, "made": True}}], {"capot": True}),
-    "metamorphosis": (3, [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]},
-                          {"tricks": [0, 6, 6], "hearts": [0, 1, 2]}, {"tricks": [1, 2, 9]}]),
-    "variety": (4, [{"bids": [2, 3, 6, 2], "contract": 2, "attackers": [1, 0], "tricks": 7},
-                    {"contract": 5, "attackers": [0, 1], "black_tj": 2, "red_tj": 1}]),
+    "polignac": (
+        4,
+        [{"taken_by": {"JS": 0, "JC": 1, "JH": 2, "JD": 3}}, {"capot": {"seat": 3, "made": True}}],
+        {"capot": True},
+    ),
+    "metamorphosis": (
+        3,
+        [
+            {"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]},
+            {"tricks": [0, 6, 6], "hearts": [0, 1, 2]},
+            {"tricks": [1, 2, 9]},
+        ],
+    ),
+    "variety": (
+        4,
+        [
+            {"bids": [2, 3, 6, 2], "contract": 2, "attackers": [1, 0], "tricks": 7},
+            {"contract": 5, "attackers": [0, 1], "black_tj": 2, "red_tj": 1},
+        ],
+    ),
 }
 
 
@@ -49,7 +70,7 @@ def split(text: str, separators: str = SEPARATORS) -> list[list[tuple[str, bool]
     while i < len(text):
         ch = text[i]
         if inside:
-            if ch == '"' and text[i + 1:i + 2] == '"':
+            if ch == '"' and text[i + 1 : i + 2] == '"':
                 field.append('"')
                 i += 1
             elif ch == '"':
@@ -118,8 +139,16 @@ def test_the_sheet_as_a_table_holds_the_totals_worked_out_by_hand(client):
     body, _disposition = download(client, f"/m/{r.get_json()['id']}/sheet.csv")
     rows = [[v for v, _q in row] for row in split(body)]
     assert rows == [
-        ["deal", "dealer", "Ala: points", "Ala: total", "Bartek: points", "Bartek: total",
-         "Celina: points", "Celina: total"],
+        [
+            "deal",
+            "dealer",
+            "Ala: points",
+            "Ala: total",
+            "Bartek: points",
+            "Bartek: total",
+            "Celina: points",
+            "Celina: total",
+        ],
         ["1", "Ala", "17", "17", "23", "23", "3", "3"],
         ["2", "Bartek", "7", "24", "5", "28", "31", "34"],
         ["3", "Celina", "2", "26", "14", "42", "27", "61"],

@@ -1,20 +1,75 @@
-"""The project's own documents (docs/): every game has its section in rules.md
-naming each of its options, record.md names every game and option key, the
-glossary has its five languages, the README links them and not ../shared/,
-and the worked examples new to docs/rules.md give the figures worked out there
-by hand (the arithmetic is in rules.md and repeated in the comments)."""
+"""Docs that cannot drift. Over ``GAMES``: every game has a README row naming
+its options, a rules page with its source and every option's help and source,
+and a section in docs/rules.md naming each option; docs/record.md names every
+game and option key; every CLI command is documented. The glossary has its five
+languages, the README links docs/ and not ../shared/, and the worked examples of
+docs/rules.md give the figures worked out there by hand (the arithmetic is in
+rules.md and repeated in the comments)."""
 
 from __future__ import annotations
 
+import html
 import re
-from pathlib import Path
 
 import pytest
 
+from scorer import ROOT
 from scorer.games import GAMES
 from scorer.record import load
 
-ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def readme_row(name: str) -> str | None:
+    """The README's "What each game supports" row of a game, or None."""
+    found = re.search(rf"^\| {re.escape(name)} \|.*$", README, re.MULTILINE)
+    return found.group(0) if found else None
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_every_game_has_a_readme_row_naming_its_options(key):
+    game = GAMES[key]
+    row = readme_row(str(game.name))
+    assert row, f"README has no row for {game.name}"
+    for option in game.options:
+        assert option.key.replace("_", " ") in row.lower(), (
+            f"README's {game.name} row does not name the option {option.key}"
+        )
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_every_option_has_a_label_help_and_a_source(key):
+    for option in GAMES[key].options:
+        assert str(option.label).strip(), f"{key}.{option.key} has no label"
+        assert str(option.help).strip(), f"{key}.{option.key} has no help"
+        assert str(option.source).strip(), f"{key}.{option.key} names no source"
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_every_game_has_a_rules_page_with_its_source_and_options(client, key):
+    game = GAMES[key]
+    index = client.get("/rules/").get_data(as_text=True)
+    assert f'href="/rules/{key}"' in index
+    r = client.get(f"/rules/{key}")
+    assert r.status_code == 200
+    page = html.unescape(r.get_data(as_text=True))
+    assert f"<h1>{game.name}</h1>" in page
+    assert str(game.source) in page
+    for option in game.options:
+        assert str(option.help) in page
+        assert str(option.source) in page
+
+
+def test_every_command_is_documented(app):
+    commands = app.cli.commands
+    assert "replay" in commands
+    for name, command in commands.items():
+        assert (command.help or "").strip(), f"flask {name} has no help"
+        assert re.search(rf"flask --app scorer {re.escape(name)}\b", README), (
+            f"README does not show `flask --app scorer {name}`"
+        )
+
+
 DOCS = ROOT / "docs"
 
 
@@ -47,9 +102,25 @@ def test_record_md_names_every_game_and_option_key():
 def test_glossary_has_the_five_languages_and_the_terms():
     text = (DOCS / "glossary.md").read_text(encoding="utf-8")
     assert "| English | Polski | Русский | Čeština | Esperanto |" in text
-    for term in ("trick", "deal", "dealer", "eldest", "lead", "pass", "trump", "declaration",
-                 "capot", "shoot the moon", "stock", "discard", "round", "contract",
-                 "attackers", "defenders", "follow suit"):
+    for term in (
+        "trick",
+        "deal",
+        "dealer",
+        "eldest",
+        "lead",
+        "pass",
+        "trump",
+        "declaration",
+        "capot",
+        "shoot the moon",
+        "stock",
+        "discard",
+        "round",
+        "contract",
+        "attackers",
+        "defenders",
+        "follow suit",
+    ):
         assert re.search(rf"^\| \*\*{re.escape(term)}\*\* \|", text, re.M), term
     for name in ("Czarna Maria", "Černá Marie", "Nigra Maria", "Метаморфоза", "Metamorfozy"):
         assert name in text
@@ -71,15 +142,21 @@ HEARTS = [r + "H" for r in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "
 
 
 def per_deal(game, deals, players=4, options=None):
-    record = {"format": "scorer-record", "version": 1, "game": game, "players": NAMES[:players],
-              "first_dealer": 0, "deals": deals, "options": options or {}}
+    record = {
+        "format": "scorer-record",
+        "version": 1,
+        "game": game,
+        "players": NAMES[:players],
+        "first_dealer": 0,
+        "deals": deals,
+        "options": options or {},
+    }
     return load(record)[1].computed()["per_deal"]
 
 
 def test_hearts_plain_deal():
     # A 3 hearts; B 5 hearts + Q♠ = 18; C 5; D 0: 26 in all
-    assert per_deal("hearts", [{"hearts": [3, 5, 5, 0], "taken_by": {"QS": 1}}]) == \
-        [[3, 18, 5, 0]]
+    assert per_deal("hearts", [{"hearts": [3, 5, 5, 0], "taken_by": {"QS": 1}}]) == [[3, 18, 5, 0]]
 
 
 def test_hearts_spot_moon():
@@ -88,8 +165,9 @@ def test_hearts_spot_moon():
     assert per_deal("hearts", [moon], options={"scoring": "spot"}) == [[0, 124, 124, 124]]
     # the shooter -124, and J♦ -10 after the moon: -134
     moon = {**moon, "taken_by": {"QS": 0, "JD": 0}}
-    assert per_deal("hearts", [moon], options={"scoring": "spot", "moon": "self",
-                                               "omnibus": True}) == [[-134, 0, 0, 0]]
+    assert per_deal(
+        "hearts", [moon], options={"scoring": "spot", "moon": "self", "omnibus": True}
+    ) == [[-134, 0, 0, 0]]
 
 
 def test_knaves_with_a_jack_turned_up():
@@ -106,8 +184,7 @@ def test_slobberhannes_classic_all_three():
 
 def test_polignac_failed_capot():
     # D failed, took J♣: 5 + 1 = 6; A J♠ 2, B J♥ 1, C J♦ 1
-    deal = {"capot": {"seat": 3, "made": False},
-            "taken_by": {"JS": 0, "JC": 3, "JH": 1, "JD": 2}}
+    deal = {"capot": {"seat": 3, "made": False}, "taken_by": {"JS": 0, "JC": 3, "JH": 1, "JD": 2}}
     assert per_deal("polignac", [deal], options={"capot": True}) == [[2, 1, 1, 6]]
 
 
@@ -115,14 +192,20 @@ def test_black_maria_partnership_lower_team_wins():
     # seats 1 and 3 (A, C) against 2 and 4 (B, D); each deal's points in the comments
     deals = [
         {"hearts": [13, 0, 0, 0], "taken_by": {"QS": 0, "KS": 1, "AS": 0}},  # 33, 10, 0, 0
-        {"hearts": [7, 6, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}},   # 7, 36, 0, 0
+        {"hearts": [7, 6, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}},  # 7, 36, 0, 0
         {"hearts": [0, 0, 13, 0], "taken_by": {"QS": 2, "KS": 3, "AS": 3}},  # 0, 0, 26, 17
         {"hearts": [0, 12, 1, 0], "taken_by": {"QS": 1, "KS": 3, "AS": 2}},  # 0, 25, 8, 10
         {"hearts": [0, 3, 10, 0], "taken_by": {"QS": 1, "KS": 2, "AS": 2}},  # 0, 16, 27, 0
     ]
-    record = {"format": "scorer-record", "version": 1, "game": "black_maria",
-              "players": NAMES, "options": {"players": 4, "partnership": True},
-              "first_dealer": 0, "deals": deals}
+    record = {
+        "format": "scorer-record",
+        "version": 1,
+        "game": "black_maria",
+        "players": NAMES,
+        "options": {"players": 4, "partnership": True},
+        "first_dealer": 0,
+        "deals": deals,
+    }
     c = load(record)[1].computed()
     # A 33 + 7 = 40; B 10 + 36 + 25 + 16 = 87; C 26 + 8 + 27 = 61; D 17 + 10 = 27
     assert c["totals"] == [40, 87, 61, 27] and not c["finished"]

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 
 import pytest
 
 from scorer.cards import FULL_PACK
 from scorer.engine import RANDOM, SIMPLE, deal, pass_cards, play_deal, progress
 from scorer.games import GAMES
-from scorer.games.variety import auction
+from scorer.games.base import EntryError, Game
 from scorer.games.tricks import Setup, TableState, trick_winner
+from scorer.games.variety import auction
 from scorer.record import RecordError, load
 
 from .helpers import NAMES, record
@@ -113,19 +112,22 @@ def test_lowest_card_wins_when_the_setup_says_so():
 # --- the pack, the deal, the pass ----------------------------------------------------
 
 
-@pytest.mark.parametrize("game, players, options, size, removed", [
-    ("hearts", 3, {}, 51, {"2D"}),
-    ("hearts", 4, {}, 52, set()),
-    ("hearts", 5, {}, 50, {"2C", "2D"}),
-    ("hearts", 6, {}, 48, {"2C", "2D", "2S", "3C"}),
-    ("black_maria", 3, {}, 51, {"2C"}),
-    ("black_maria", 6, {}, 48, {"2S", "2H", "2D", "2C"}),
-    ("knaves", 3, {}, 52, set()),
-    ("slobberhannes", 4, {}, 32, {"2C", "6H"}),
-    ("slobberhannes", 5, {}, 30, {"7S", "7C"}),
-    ("polignac", 3, {}, 30, {"7S", "7C"}),
-    ("polignac", 5, {"sevens": "red"}, 30, {"7H", "7D"}),
-])
+@pytest.mark.parametrize(
+    "game, players, options, size, removed",
+    [
+        ("hearts", 3, {}, 51, {"2D"}),
+        ("hearts", 4, {}, 52, set()),
+        ("hearts", 5, {}, 50, {"2C", "2D"}),
+        ("hearts", 6, {}, 48, {"2C", "2D", "2S", "3C"}),
+        ("black_maria", 3, {}, 51, {"2C"}),
+        ("black_maria", 6, {}, 48, {"2S", "2H", "2D", "2C"}),
+        ("knaves", 3, {}, 52, set()),
+        ("slobberhannes", 4, {}, 32, {"2C", "6H"}),
+        ("slobberhannes", 5, {}, 30, {"7S", "7C"}),
+        ("polignac", 3, {}, 30, {"7S", "7C"}),
+        ("polignac", 5, {"sevens": "red"}, 30, {"7H", "7D"}),
+    ],
+)
 def test_packs(game, players, options, size, removed):
     s = setup_of(rules_for(game, players, options))
     assert len(s.pack) == size and not removed & set(s.pack)
@@ -145,14 +147,17 @@ def test_knaves_deal_turns_up_the_last_card_for_trump():
     assert s.turned_up == left and s.trump == left[-1]
 
 
-@pytest.mark.parametrize("players, passes", [
-    # RULES.md: 4 players left, right, across, none; 3 and 5 left, right, none;
-    # 6 left, right, across (three seats away), none
-    (4, [1, -1, 2, None, 1]),
-    (3, [1, -1, None, 1]),
-    (5, [1, -1, None, 1]),
-    (6, [1, -1, 3, None, 1]),
-])
+@pytest.mark.parametrize(
+    "players, passes",
+    [
+        # RULES.md: 4 players left, right, across, none; 3 and 5 left, right, none;
+        # 6 left, right, across (three seats away), none
+        (4, [1, -1, 2, None, 1]),
+        (3, [1, -1, None, 1]),
+        (5, [1, -1, None, 1]),
+        (6, [1, -1, 3, None, 1]),
+    ],
+)
 def test_hearts_pass_cycle(players, passes):
     r = rules_for("hearts", players)
     for played, offset in enumerate(passes):
@@ -234,14 +239,14 @@ def test_black_maria_has_no_first_trick_or_hearts_rule():
 
 # Slobberhannes, 4 players, dealer Ala: Bartek (the eldest) leads.
 SLOB_ROWS = [
-    "AS KS QS JS",     # 1 Bartek leads, A♠ wins: Bartek (the first trick)
-    "10S 9S 8S 7S",    # 2 Bartek
-    "AH KH QH JH",     # 3 Bartek
-    "10H 9H 8H 7H",    # 4 Bartek
-    "7D AD KD QD",     # 5 Bartek leads 7♦, Celina's A♦ wins
-    "JD 10D 9D 8D",    # 6 Celina leads, J♦ wins: Celina
-    "7C AC KC QC",     # 7 Celina leads 7♣, Darek's A♣ wins, with Bartek's Q♣
-    "JC 10C 9C 8C",    # 8 Darek leads, J♣ wins: Darek (the last trick)
+    "AS KS QS JS",  # 1 Bartek leads, A♠ wins: Bartek (the first trick)
+    "10S 9S 8S 7S",  # 2 Bartek
+    "AH KH QH JH",  # 3 Bartek
+    "10H 9H 8H 7H",  # 4 Bartek
+    "7D AD KD QD",  # 5 Bartek leads 7♦, Celina's A♦ wins
+    "JD 10D 9D 8D",  # 6 Celina leads, J♦ wins: Celina
+    "7C AC KC QC",  # 7 Celina leads 7♣, Darek's A♣ wins, with Bartek's Q♣
+    "JC 10C 9C 8C",  # 8 Darek leads, J♣ wins: Darek (the last trick)
 ]
 SLOB_LEADERS = [1, 1, 1, 1, 1, 2, 2, 3]
 SLOB_TRICKS = tricks_of(SLOB_ROWS, SLOB_LEADERS, 4)
@@ -251,8 +256,8 @@ SLOB_HANDS = [[c for t in SLOB_TRICKS for s, c in t if s == seat] for seat in ra
 def test_slobberhannes_deal_by_hand():
     # Bartek the first trick 1, Darek the last trick 1 and Q♣ 2: 0, 1, 0, 3
     for play in ({"tricks": SLOB_TRICKS}, {"tricks": SLOB_TRICKS, "hands": SLOB_HANDS}):
-        m, st = load(record("slobberhannes", [{"play": play}]))
-        assert st.computed()["per_deal"] == [[0, 1, 0, 3]]
+        m, standings = load(record("slobberhannes", [{"play": play}]))
+        assert standings.computed()["per_deal"] == [[0, 1, 0, 3]]
         stored = m.deals[0]
         assert stored["taken_by"] == {"first_trick": 1, "last_trick": 3, "QC": 3}
         assert stored["play"] == play  # nothing the table entered is lost
@@ -262,8 +267,8 @@ def test_slobberhannes_deal_by_hand():
 
 def test_summary_beside_play_agreeing_is_kept():
     deal = {"play": {"tricks": SLOB_TRICKS}, "taken_by": {"QC": 3}}
-    m, st = load(record("slobberhannes", [deal]))
-    assert st.computed()["per_deal"] == [[0, 1, 0, 3]]
+    m, standings = load(record("slobberhannes", [deal]))
+    assert standings.computed()["per_deal"] == [[0, 1, 0, 3]]
 
 
 def refusal(game, deals, players=4, options=None) -> str:
@@ -274,64 +279,93 @@ def refusal(game, deals, players=4, options=None) -> str:
 
 def test_summary_beside_play_that_disagrees_is_refused_by_name():
     deal = {"play": {"tricks": SLOB_TRICKS}, "taken_by": {"first_trick": 1, "QC": 1}}
-    assert refusal("slobberhannes", [deal]) == \
-        "deal 1: QC: summary says seat 1, the tricks say seat 3"
+    assert (
+        refusal("slobberhannes", [deal]) == "deal 1: QC: summary says seat 1, the tricks say seat 3"
+    )
 
 
 def test_illegal_card_named_with_hands():
     # trick 5: Ala discards 10♣ on the diamond lead while holding Q♦ and 9♦
-    tricks = tricks_of([*SLOB_ROWS[:4], "7D AD KD 10C", "JD 10D 9D 8D", "7C AC KC QC",
-                        "JC QD 9C 8C"], SLOB_LEADERS, 4)
-    assert refusal("slobberhannes", [{"play": {"tricks": tricks, "hands": SLOB_HANDS}}]) == \
-        "deal 1: trick 5: Ala plays 10♣, but holds Q♦ and must follow ♦"
+    tricks = tricks_of(
+        [*SLOB_ROWS[:4], "7D AD KD 10C", "JD 10D 9D 8D", "7C AC KC QC", "JC QD 9C 8C"],
+        SLOB_LEADERS,
+        4,
+    )
+    assert (
+        refusal("slobberhannes", [{"play": {"tricks": tricks, "hands": SLOB_HANDS}}])
+        == "deal 1: trick 5: Ala plays 10♣, but holds Q♦ and must follow ♦"
+    )
 
 
 def test_revoke_flagged_without_hands():
-    tricks = tricks_of([*SLOB_ROWS[:4], "7D AD KD 10C", "JD 10D 9D 8D", "7C AC KC QC",
-                        "JC QD 9C 8C"], SLOB_LEADERS, 4)
+    tricks = tricks_of(
+        [*SLOB_ROWS[:4], "7D AD KD 10C", "JD 10D 9D 8D", "7C AC KC QC", "JC QD 9C 8C"],
+        SLOB_LEADERS,
+        4,
+    )
     # Ala did not follow diamonds in trick 5, then plays 9♦ in trick 6
-    assert refusal("slobberhannes", [{"play": {"tricks": tricks}}]) == \
-        "deal 1: trick 5: Ala plays 10♣ on a ♦ lead, but plays 9♦ in trick 6: a revoke"
+    assert (
+        refusal("slobberhannes", [{"play": {"tricks": tricks}}])
+        == "deal 1: trick 5: Ala plays 10♣ on a ♦ lead, but plays 9♦ in trick 6: a revoke"
+    )
 
 
-@pytest.mark.parametrize("change, message", [
-    # a card played twice
-    (lambda t: t[6].__setitem__(3, [1, "JS"]),
-     "trick 7: J♠ was already played in trick 1"),
-    # a card not in the pack (Slobberhannes has no 2s)
-    (lambda t: t[7].__setitem__(3, [2, "2C"]), "trick 8: 2♣ is not in this game's pack"),
-    # a leader who did not win the last trick
-    (lambda t: t.__setitem__(5, [[3, "10D"], [0, "9D"], [1, "8D"], [2, "JD"]]),
-     "trick 6 is led by Darek, but Celina won trick 5 and leads"),
-    # out of turn inside a trick
-    (lambda t: t.__setitem__(0, [[1, "AS"], [3, "QS"], [2, "KS"], [0, "JS"]]),
-     "trick 1: it is Celina's turn, not Darek's"),
-    # trick 1 led by the wrong player
-    (lambda t: t.__setitem__(0, [[0, "JS"], [1, "AS"], [2, "KS"], [3, "QS"]]),
-     "trick 1 is led by Ala, but Bartek leads"),
-    # the wrong number of tricks, of cards in a trick
-    (lambda t: t.pop(), "the tricks: 7 are given, but a deal has 8"),
-    (lambda t: t[2].pop(), "trick 3 has 3 cards, not 4"),
-    (lambda t: t[2].__setitem__(0, [1, "XX"]), "trick 3: XX is not a card"),
-    (lambda t: t[2].__setitem__(0, [9, "AH"]), "trick 3: 9 is not a seat (0 to 3)"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        # a card played twice
+        (lambda t: t[6].__setitem__(3, [1, "JS"]), "trick 7: J♠ was already played in trick 1"),
+        # a card not in the pack (Slobberhannes has no 2s)
+        (lambda t: t[7].__setitem__(3, [2, "2C"]), "trick 8: 2♣ is not in this game's pack"),
+        # a leader who did not win the last trick
+        (
+            lambda t: t.__setitem__(5, [[3, "10D"], [0, "9D"], [1, "8D"], [2, "JD"]]),
+            "trick 6 is led by Darek, but Celina won trick 5 and leads",
+        ),
+        # out of turn inside a trick
+        (
+            lambda t: t.__setitem__(0, [[1, "AS"], [3, "QS"], [2, "KS"], [0, "JS"]]),
+            "trick 1: it is Celina's turn, not Darek's",
+        ),
+        # trick 1 led by the wrong player
+        (
+            lambda t: t.__setitem__(0, [[0, "JS"], [1, "AS"], [2, "KS"], [3, "QS"]]),
+            "trick 1 is led by Ala, but Bartek leads",
+        ),
+        # the wrong number of tricks, of cards in a trick
+        (lambda t: t.pop(), "the tricks: 7 are given, but a deal has 8"),
+        (lambda t: t[2].pop(), "trick 3 has 3 cards, not 4"),
+        (lambda t: t[2].__setitem__(0, [1, "XX"]), "trick 3: XX is not a card"),
+        (lambda t: t[2].__setitem__(0, [9, "AH"]), "trick 3: 9 is not a seat (0 to 3)"),
+    ],
+)
 def test_what_cannot_be_without_hands(change, message):
     tricks = json.loads(json.dumps(SLOB_TRICKS))
     change(tricks)
     assert refusal("slobberhannes", [{"play": {"tricks": tricks}}]) == f"deal 1: {message}"
 
 
-@pytest.mark.parametrize("play, message", [
-    ({"tricks": SLOB_TRICKS, "hands": SLOB_HANDS[:3]}, "hands needs one list of cards per player (4)"),
-    ({"tricks": SLOB_TRICKS, "hands": [SLOB_HANDS[0][:7], *SLOB_HANDS[1:]]},
-     "hand 0 has 7 cards, but 8 each are played"),
-    ({"tricks": SLOB_TRICKS, "hands": [SLOB_HANDS[1], *SLOB_HANDS[1:]]},
-     "is in two hands (0 and 1)"),
-    ({"tricks": SLOB_TRICKS, "cards": []}, "unknown field cards in play"),
-    ({"hands": SLOB_HANDS}, "play must give the tricks"),
-    ([1, 2], "play must give the tricks"),
-    (None, "play must give the tricks"),
-])
+@pytest.mark.parametrize(
+    "play, message",
+    [
+        (
+            {"tricks": SLOB_TRICKS, "hands": SLOB_HANDS[:3]},
+            "hands needs one list of cards per player (4)",
+        ),
+        (
+            {"tricks": SLOB_TRICKS, "hands": [SLOB_HANDS[0][:7], *SLOB_HANDS[1:]]},
+            "hand 0 has 7 cards, but 8 each are played",
+        ),
+        (
+            {"tricks": SLOB_TRICKS, "hands": [SLOB_HANDS[1], *SLOB_HANDS[1:]]},
+            "is in two hands (0 and 1)",
+        ),
+        ({"tricks": SLOB_TRICKS, "cards": []}, "unknown field cards in play"),
+        ({"hands": SLOB_HANDS}, "play must give the tricks"),
+        ([1, 2], "play must give the tricks"),
+        (None, "play must give the tricks"),
+    ],
+)
 def test_bad_play_shapes(play, message):
     assert message in refusal("slobberhannes", [{"play": play}])
 
@@ -339,49 +373,72 @@ def test_bad_play_shapes(play, message):
 def test_card_not_in_the_hand_given():
     hands = json.loads(json.dumps(SLOB_HANDS))
     hands[0][0], hands[1][0] = hands[1][0], hands[0][0]  # Ala has A♠, Bartek J♠
-    assert refusal("slobberhannes", [{"play": {"tricks": SLOB_TRICKS, "hands": hands}}]) == \
-        "deal 1: trick 1: Bartek plays A♠, which is not in Bartek's hand"
+    assert (
+        refusal("slobberhannes", [{"play": {"tricks": SLOB_TRICKS, "hands": hands}}])
+        == "deal 1: trick 1: Bartek plays A♠, which is not in Bartek's hand"
+    )
 
 
 # Polignac, 4 players, dealer Ala: Bartek holds K Q J A of spades and of hearts and takes
 # every trick (K Q J A: the ace is below the jack).
-POL_ROWS = ["KS 10S 8S KC", "QS 9S 7S QC", "JS KD 10D JC", "AS QD 9D AC",
-            "KH 10H 8H 10C", "QH 9H 7H 9C", "JH JD 8D 8C", "AH AD 7D 7C"]
+POL_ROWS = [
+    "KS 10S 8S KC",
+    "QS 9S 7S QC",
+    "JS KD 10D JC",
+    "AS QD 9D AC",
+    "KH 10H 8H 10C",
+    "QH 9H 7H 9C",
+    "JH JD 8D 8C",
+    "AH AD 7D 7C",
+]
 POL_TRICKS = tricks_of(POL_ROWS, [1] * 8, 4)
 
 
 def test_polignac_deal_by_hand_and_capot():
     # Bartek took every jack: 2 + 1 + 1 + 1 = 5
-    m, st = load(record("polignac", [{"play": {"tricks": POL_TRICKS}}]))
-    assert st.computed()["per_deal"] == [[0, 5, 0, 0]]
+    m, standings = load(record("polignac", [{"play": {"tricks": POL_TRICKS}}]))
+    assert standings.computed()["per_deal"] == [[0, 5, 0, 0]]
     # with the capot declared beside the tricks it is made: the others 5 each
     opts = {"capot": True}
-    m, st = load(record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}],
-                        options=opts))
-    assert st.computed()["per_deal"] == [[5, 0, 5, 5]]
+    m, standings = load(
+        record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}], options=opts)
+    )
+    assert standings.computed()["per_deal"] == [[5, 0, 5, 5]]
     assert m.deals[0]["capot"] == {"seat": 1, "made": True}
     # Celina declared it: failed, 5 more for her; Bartek his jacks
-    m, st = load(record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 2}}],
-                        options=opts))
-    assert st.computed()["per_deal"] == [[0, 5, 5, 0]]
-    msg = refusal("polignac", [{"play": {"tricks": POL_TRICKS},
-                                "capot": {"seat": 2, "made": True}}], options=opts)
+    m, standings = load(
+        record("polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 2}}], options=opts)
+    )
+    assert standings.computed()["per_deal"] == [[0, 5, 5, 0]]
+    msg = refusal(
+        "polignac",
+        [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 2, "made": True}}],
+        options=opts,
+    )
     assert msg == "deal 1: capot made: summary says true, the tricks say false"
     # capot beside play with the option off: refused as usual
     assert "the capot option is off" in refusal(
-        "polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}])
+        "polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}]
+    )
 
 
 def test_polignac_counterclockwise_order_is_checked():
     # dealer Ala, counter-clockwise: Darek leads, then Celina; Bartek leading is refused
-    msg = refusal("polignac", [{"play": {"tricks": POL_TRICKS}}],
-                  options={"direction": "counterclockwise"})
+    msg = refusal(
+        "polignac", [{"play": {"tricks": POL_TRICKS}}], options={"direction": "counterclockwise"}
+    )
     assert msg == "deal 1: trick 1 is led by Bartek, but Darek leads"
     tricks = tricks_of(POL_ROWS, [1] * 8, 4, step=-1)  # played to the right from Bartek
     # dealer Celina: the right-hand neighbour Bartek leads; Ala plays second
-    m, st = load(record("polignac", [{"play": {"tricks": tricks}}],
-                        options={"direction": "counterclockwise"}, first_dealer=2))
-    assert st.computed()["per_deal"] == [[0, 5, 0, 0]]
+    m, standings = load(
+        record(
+            "polignac",
+            [{"play": {"tricks": tricks}}],
+            options={"direction": "counterclockwise"},
+            first_dealer=2,
+        )
+    )
+    assert standings.computed()["per_deal"] == [[0, 5, 0, 0]]
 
 
 # --- Hearts, Knaves: engine-dealt deals through the record --------------------------------
@@ -398,15 +455,19 @@ def test_hearts_summary_disagreement_names_the_card():
     qs = p.captured.who_took("QS")
     other = (qs + 1) % 4
     deal = {"play": {"tricks": p.record()["tricks"]}, "taken_by": {"QS": other}}
-    assert refusal("hearts", [deal]) == \
-        f"deal 1: QS: summary says seat {other}, the tricks say seat {qs}"
+    assert (
+        refusal("hearts", [deal])
+        == f"deal 1: QS: summary says seat {other}, the tricks say seat {qs}"
+    )
     hearts = p.captured.taken
     counts = [sum(c[-1] == "H" for c in cs) for cs in hearts]
     wrong = [counts[1], counts[0], *counts[2:]]
     if wrong != counts:
         s = next(s for s in range(4) if wrong[s] != counts[s])
-        assert refusal("hearts", [{"play": p.record(), "hearts": wrong}]) == \
-            f"deal 1: hearts ({NAMES[s]}): summary says {wrong[s]}, the tricks say {counts[s]}"
+        assert (
+            refusal("hearts", [{"play": p.record(), "hearts": wrong}])
+            == f"deal 1: hearts ({NAMES[s]}): summary says {wrong[s]}, the tricks say {counts[s]}"
+        )
 
 
 def test_hearts_first_trick_rule_in_a_recorded_deal():
@@ -414,17 +475,19 @@ def test_hearts_first_trick_rule_in_a_recorded_deal():
     hands = [[c + s for c in ("A K Q J 10 9 8 7 6 5 4 3 2".split())] for s in "CSHD"]
     r = rules_for("hearts", 4)
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[0, "2C"], [1, "QS"]]]})
-    assert pr.problems == ["trick 1: Bartek may not play Q♠: no heart and not Q♠ on the first "
-                           "trick (Bartek holds A♠)"]
+    assert pr.problems == [
+        "trick 1: Bartek may not play Q♠: no heart and not Q♠ on the first trick (Bartek holds A♠)"
+    ]
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[0, "3C"]]]})
-    assert pr.problems == ["trick 1: Ala may not play 3♣: 2♣ leads the first trick "
-                           "(Ala holds 2♣)"]
+    assert pr.problems == ["trick 1: Ala may not play 3♣: 2♣ leads the first trick (Ala holds 2♣)"]
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[1, "AS"]]]})
     assert pr.problems == ["trick 1 is led by Bartek, but Ala holds 2♣ and leads"]
     # Celina holds nothing but hearts: a heart on the first trick is legal
-    pr = progress(r, plan_of(r, played=3),
-                  {"hands": hands, "tricks": [[[0, "2C"], [1, "AS"], [2, "2H"], [3, "AD"]],
-                                              [[0, "3C"]]]})
+    pr = progress(
+        r,
+        plan_of(r, played=3),
+        {"hands": hands, "tricks": [[[0, "2C"], [1, "AS"], [2, "2H"], [3, "AD"]], [[0, "3C"]]]},
+    )
     assert pr.problems == [] and pr.winners == [0] and pr.turn == 1
     assert pr.legal == hands[1][1:]  # void in clubs: any spade left
 
@@ -432,19 +495,30 @@ def test_hearts_first_trick_rule_in_a_recorded_deal():
 def test_hearts_led_before_a_heart_has_been_played():
     # Ala 2♣ and twelve hearts; Bartek spades; Celina diamonds; Darek the other clubs and 2♥
     ranks = "A K Q J 10 9 8 7 6 5 4 3 2".split()
-    hands = [["2C"] + [r + "H" for r in ranks[:-1]], [r + "S" for r in ranks],
-             [r + "D" for r in ranks], [r + "C" for r in ranks[:-1]] + ["2H"]]
+    hands = [
+        ["2C"] + [r + "H" for r in ranks[:-1]],
+        [r + "S" for r in ranks],
+        [r + "D" for r in ranks],
+        [r + "C" for r in ranks[:-1]] + ["2H"],
+    ]
     r = rules_for("hearts", 4)
     trick1 = [[0, "2C"], [1, "2S"], [2, "2D"], [3, "3C"]]  # Darek's 3♣ wins
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [trick1, [[3, "2H"]]]})
-    assert pr.problems == ["trick 2: Darek may not play 2♥: hearts may not be led until a "
-                           "heart has been played (Darek holds A♣)"]
+    assert pr.problems == [
+        "trick 2: Darek may not play 2♥: hearts may not be led until a "
+        "heart has been played (Darek holds A♣)"
+    ]
     # without the hands: Darek is seen to play A♣ later
-    later = [trick1, [[3, "2H"], [0, "AH"], [1, "3S"], [2, "3D"]],
-             [[0, "KH"], [1, "4S"], [2, "4D"], [3, "AC"]]]
+    later = [
+        trick1,
+        [[3, "2H"], [0, "AH"], [1, "3S"], [2, "3D"]],
+        [[0, "KH"], [1, "4S"], [2, "4D"], [3, "AC"]],
+    ]
     pr = progress(r, plan_of(r, played=3), {"tricks": later})
-    assert pr.problems == ["trick 2: Darek may not play 2♥: hearts may not be led until a "
-                           "heart has been played (Darek plays A♣ in trick 3)"]
+    assert pr.problems == [
+        "trick 2: Darek may not play 2♥: hearts may not be led until a "
+        "heart has been played (Darek plays A♣ in trick 3)"
+    ]
     # without hands, a first trick not led with 2♣ cannot be
     pr = progress(r, plan_of(r, played=3), {"tricks": [[[1, "2S"]]]})
     assert pr.problems == ["trick 1 must be led with 2♣ (whoever holds it leads)"]
@@ -454,15 +528,18 @@ def test_knaves_turn_up_from_the_tricks():
     r, plan, p = engine_deal("knaves", 3, seed=5)
     turned = p.captured.turned_up
     tricks = p.record()["tricks"]
-    m, st = load(record("knaves", [{"play": {"tricks": tricks}}], 3))
+    m, standings = load(record("knaves", [{"play": {"tricks": tricks}}], 3))
     assert m.deals[0]["turn_up"] == turned and sum(m.deals[0]["tricks"]) == 17
-    m, st = load(record("knaves", [{"play": {"tricks": tricks}, "turn_up": turned.lower()}], 3))
+    m, standings = load(
+        record("knaves", [{"play": {"tricks": tricks}, "turn_up": turned.lower()}], 3)
+    )
     assert m.deals[0]["turn_up"] == turned
     # naming a card that was played as the turned-up card is refused
     played = tricks[4][1][1]
     msg = refusal("knaves", [{"play": {"tricks": tricks}, "turn_up": played}], 3)
     assert msg.startswith("deal 1: trick 5: ") and msg.endswith(
-        "was turned up: it takes no part in play")
+        "was turned up: it takes no part in play"
+    )
 
 
 def test_knaves_trick_winners_follow_the_trump():
@@ -501,7 +578,8 @@ def test_progress_knaves_needs_the_trump_to_name_winners():
     plan = plan_of(r)
     trick = [[1, "AS"], [2, "2H"], [0, "3S"]]
     assert progress(r, plan, {"tricks": [trick]}).problems == [
-        "say which card was turned up: its suit is trump"]
+        "say which card was turned up: its suit is trump"
+    ]
     pr = progress(r, plan, {"tricks": [trick]}, {"turn_up": "9H"})
     assert pr.winners == [2] and pr.trump == "H" and pr.turn == 2
 
@@ -511,9 +589,14 @@ def test_progress_knaves_needs_the_trump_to_name_winners():
 
 def test_metamorphosis_deal_2_diamonds_trump_beats():
     r = rules_for("metamorphosis", 3)
-    _m, st = load(record("metamorphosis", [{"declarations": [1, 1, 1], "tricks": [4, 4, 4],
-                                             "clubs": [0, 0, 0]}], 3))
-    s = r.engine_setup(st.next, {})  # deal 2 of the round: diamonds trumps
+    _m, standings = load(
+        record(
+            "metamorphosis",
+            [{"declarations": [1, 1, 1], "tricks": [4, 4, 4], "clubs": [0, 0, 0]}],
+            3,
+        )
+    )
+    s = r.engine_setup(standings.next, {})  # deal 2 of the round: diamonds trumps
     assert (s.trump, s.tricks, s.leader, len(s.pack)) == ("D", 12, BARTEK, 52)
     # A♠ led, 2♦ trumps it: Bartek
     assert winner(r, ["AS", "2D", "KS"], s) == BARTEK
@@ -550,8 +633,10 @@ def test_variety_type_6_the_lowest_card_wins():
     # clubs led: the lowest club, 4♣ (Celina)
     assert winner(r, ["9C", "KC", "4C", "2D"], s) == CELINA
     # the same cards in type 2 (clubs trumps, the highest wins): A♣ (Celina)
-    assert winner(r, ["5H", "2H", "AC", "3C"], setup_of(r, {"contract": 2, "attackers": [0, 1]})) \
+    assert (
+        winner(r, ["5H", "2H", "AC", "3C"], setup_of(r, {"contract": 2, "attackers": [0, 1]}))
         == CELINA
+    )
 
 
 def test_variety_one_trick_without_an_auction():
@@ -566,9 +651,11 @@ def test_variety_is_played_from_its_auction():
     r = rules_for("variety", 4)
     plan = plan_of(r)
     assert progress(r, plan, {"tricks": []}).problems == [
-        "say the calls (bids), or the type played (contract) and the attackers"]
+        "say the calls (bids), or the type played (contract) and the attackers"
+    ]
     assert progress(r, plan, {"tricks": []}, {"bids": [6, 3]}).problems == [
-        "the auction has not ended: no type has been named twice yet (Darek calls next)"]
+        "the auction has not ended: no type has been named twice yet (Darek calls next)"
+    ]
     pr = progress(r, plan, {"tricks": [[[2, "5H"]]]}, {"bids": [6, 3, 2, 6]})
     assert (pr.problems, pr.trump, pr.turn) == ([], "C", DAREK)
     # dealt without an auction, the players make one (each a type not their own earlier call)
@@ -579,71 +666,106 @@ def test_variety_is_played_from_its_auction():
 
 # Metamorphosis, 2 players, dealer Ala: Bartek (the eldest) leads deals 1 and 2.
 # Deal 1, no trumps, -4 a club. Ala holds A K Q J 10 9♥, A K Q♦, 2 3 4♣.
-META_1 = tricks_of([
-    "2H AH", "KH 3H", "QH 4H", "JH 5H", "10H 6H", "9H 7H",  # Ala's hearts win: 6 tricks
-    "AD 2D", "KD 3D", "QD 4D",  # and her diamonds: 9 tricks
-    "2C AC",  # Ala leads 2♣, Bartek's A♣ wins
-    "KC 3C", "QC 4C",  # Bartek takes his clubs and Ala's: 3 tricks, 6 clubs
-], [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1], 2)
+META_1 = tricks_of(
+    [
+        "2H AH",
+        "KH 3H",
+        "QH 4H",
+        "JH 5H",
+        "10H 6H",
+        "9H 7H",  # Ala's hearts win: 6 tricks
+        "AD 2D",
+        "KD 3D",
+        "QD 4D",  # and her diamonds: 9 tricks
+        "2C AC",  # Ala leads 2♣, Bartek's A♣ wins
+        "KC 3C",
+        "QC 4C",  # Bartek takes his clubs and Ala's: 3 tricks, 6 clubs
+    ],
+    [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1],
+    2,
+)
 # Deal 2, diamonds trumps, +3 a heart. Of the 18 cards she took Ala keeps her high hearts and
 # the diamonds (2♥-7♥ go face down); Bartek draws 8♥ 5♦ 10♦ A♠ K♠ 5♣ from the stock to his
 # six clubs.
-META_2_HANDS = [["AH", "KH", "QH", "JH", "10H", "9H", "AD", "KD", "QD", "2D", "3D", "4D"],
-                ["AC", "KC", "QC", "2C", "3C", "4C", "8H", "5D", "10D", "AS", "KS", "5C"]]
-META_2 = tricks_of([
-    "AS 2D",  # 1 Bartek leads A♠, Ala trumps with 2♦: Ala
-    "AH 8H",  # 2 Ala (a heart each)
-    "KH 5D",  # 3 Bartek, void in hearts, trumps K♥: Bartek
-    "KS QH",  # 4 Ala has no spade; with no duty to trump she throws Q♥: Bartek
-    "AC 3D",  # 5 Ala trumps A♣
-    "JH 10D",  # 6 Bartek trumps J♥
-    "KC 4D",  # 7 Ala trumps K♣
-    "10H 2C", "9H 3C", "AD 4C", "KD 5C", "QD QC",  # 8-12 Ala
-], [1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0], 2)
+META_2_HANDS = [
+    ["AH", "KH", "QH", "JH", "10H", "9H", "AD", "KD", "QD", "2D", "3D", "4D"],
+    ["AC", "KC", "QC", "2C", "3C", "4C", "8H", "5D", "10D", "AS", "KS", "5C"],
+]
+META_2 = tricks_of(
+    [
+        "AS 2D",  # 1 Bartek leads A♠, Ala trumps with 2♦: Ala
+        "AH 8H",  # 2 Ala (a heart each)
+        "KH 5D",  # 3 Bartek, void in hearts, trumps K♥: Bartek
+        "KS QH",  # 4 Ala has no spade; with no duty to trump she throws Q♥: Bartek
+        "AC 3D",  # 5 Ala trumps A♣
+        "JH 10D",  # 6 Bartek trumps J♥
+        "KC 4D",  # 7 Ala trumps K♣
+        "10H 2C",
+        "9H 3C",
+        "AD 4C",
+        "KD 5C",
+        "QD QC",  # 8-12 Ala
+    ],
+    [1, 0, 0, 1, 1, 0, 1, 0, 0, 0, 0, 0],
+    2,
+)
 
 
 def test_metamorphosis_deals_by_hand():
-    deals = [{"declarations": [1, 4], "play": {"tricks": META_1}},
-             {"play": {"tricks": META_2, "hands": META_2_HANDS}}]
-    m, st = load(record("metamorphosis", deals, 2))
+    deals = [
+        {"declarations": [1, 4], "play": {"tricks": META_1}},
+        {"play": {"tricks": META_2, "hands": META_2_HANDS}},
+    ]
+    m, standings = load(record("metamorphosis", deals, 2))
     # deal 1: Ala 9 tricks, no club; Bartek 3 tricks, 6 clubs: 0 and -24; Ala declared
     # deal 1 and won it outright: +10. Deal 2: Ala took A♥ 8♥ 10♥ 9♥, Bartek K♥ Q♥ J♥: 12, 9
-    assert st.computed()["per_deal"] == [[10, -24], [12, 9]]
-    assert {k: v for k, v in m.deals[0].items() if k != "play"} == \
-        {"declarations": [1, 4], "tricks": [9, 3], "clubs": [0, 6]}
-    assert {k: v for k, v in m.deals[1].items() if k != "play"} == \
-        {"tricks": [9, 3], "hearts": [4, 3]}
+    assert standings.computed()["per_deal"] == [[10, -24], [12, 9]]
+    assert {k: v for k, v in m.deals[0].items() if k != "play"} == {
+        "declarations": [1, 4],
+        "tricks": [9, 3],
+        "clubs": [0, 6],
+    }
+    assert {k: v for k, v in m.deals[1].items() if k != "play"} == {
+        "tricks": [9, 3],
+        "hearts": [4, 3],
+    }
     assert m.deals[1]["play"] == deals[1]["play"]
     # a summary beside the tricks must agree
     wrong = {"play": {"tricks": META_2}, "hearts": [3, 4]}
-    assert refusal("metamorphosis", [deals[0], wrong], 2) == \
-        "deal 2: hearts (Ala): summary says 3, the tricks say 4"
+    assert (
+        refusal("metamorphosis", [deals[0], wrong], 2)
+        == "deal 2: hearts (Ala): summary says 3, the tricks say 4"
+    )
     # the declarations stay beside the play, and deal 1 needs them
-    assert refusal("metamorphosis", [{"play": {"tricks": META_1}}], 2) == \
-        "deal 1: this deal opens a round: say which deal (1 to 4) each player declared"
+    assert (
+        refusal("metamorphosis", [{"play": {"tricks": META_1}}], 2)
+        == "deal 1: this deal opens a round: say which deal (1 to 4) each player declared"
+    )
     # a card may come back in a later deal of the round, but not twice in one deal
     twice = json.loads(json.dumps(META_2))
     twice[11][0][1] = "AD"
-    assert refusal("metamorphosis", [deals[0], {"play": {"tricks": twice}}], 2) == \
-        "deal 2: trick 12: A♦ was already played in trick 10"
+    assert (
+        refusal("metamorphosis", [deals[0], {"play": {"tricks": twice}}], 2)
+        == "deal 2: trick 12: A♦ was already played in trick 10"
+    )
 
 
 # Variety, dealer Ala. Calls from Bartek: 6, 3, 2, Ala repeats 6: type 6 (clubs trumps, the
 # lowest card wins, +1 a red card); Bartek and Ala attack, Celina (Bartek's left) leads.
 VARIETY_ROWS = [
-    "5H 9H KH 2H",    # 1 Celina leads; the lowest heart, 2♥: Bartek
-    "3S 7S 2S AS",    # 2 Bartek leads; 2♠: Darek
-    "AD 4D 3D 10D",   # 3 Darek leads; 3♦ (the ace is high): Bartek
-    "9C 8C KC 3C",    # 4 Bartek leads trumps; 3♣: Ala
-    "6H 8H 4H 3H",    # 5 Ala leads; 3♥: Darek
-    "6S 9S 8S 4S",    # 6 Darek leads; 4♠: Celina
-    "2D 5D 6D 7D",    # 7 Celina
-    "KS QS JS 10S",   # 8 Celina leads; 10♠: Bartek
-    "AH 7H 10H QH",   # 9 Bartek leads; 7♥: Celina
-    "KD 8D 2C JD",    # 10 Celina leads; Ala trumps with 2♣, the only trump: Ala
-    "JH AC 9D QC",    # 11 Ala leads; two trumps, the lower, Q♣, wins: Darek; 9♦ is off-suit
-    "5S 10C 5C 6C",   # 12 Darek leads; three trumps, 5♣ the lowest: Bartek
-    "QD 4C JC 7C",    # 13 Bartek leads; 4♣ the lowest trump: Celina
+    "5H 9H KH 2H",  # 1 Celina leads; the lowest heart, 2♥: Bartek
+    "3S 7S 2S AS",  # 2 Bartek leads; 2♠: Darek
+    "AD 4D 3D 10D",  # 3 Darek leads; 3♦ (the ace is high): Bartek
+    "9C 8C KC 3C",  # 4 Bartek leads trumps; 3♣: Ala
+    "6H 8H 4H 3H",  # 5 Ala leads; 3♥: Darek
+    "6S 9S 8S 4S",  # 6 Darek leads; 4♠: Celina
+    "2D 5D 6D 7D",  # 7 Celina
+    "KS QS JS 10S",  # 8 Celina leads; 10♠: Bartek
+    "AH 7H 10H QH",  # 9 Bartek leads; 7♥: Celina
+    "KD 8D 2C JD",  # 10 Celina leads; Ala trumps with 2♣, the only trump: Ala
+    "JH AC 9D QC",  # 11 Ala leads; two trumps, the lower, Q♣, wins: Darek; 9♦ is off-suit
+    "5S 10C 5C 6C",  # 12 Darek leads; three trumps, 5♣ the lowest: Bartek
+    "QD 4C JC 7C",  # 13 Bartek leads; 4♣ the lowest trump: Celina
 ]
 VARIETY_TRICKS = tricks_of(VARIETY_ROWS, [2, 1, 3, 1, 0, 3, 2, 2, 1, 2, 0, 3, 1], 4)
 VARIETY_HANDS = [[c for t in VARIETY_TRICKS for s, c in t if s == seat] for seat in range(4)]
@@ -653,23 +775,33 @@ def test_variety_deal_by_hand():
     # the attackers took tricks 1, 3, 4, 8, 10 and 12: 6 tricks, 4 + 4 + 3 = 11 red cards;
     # the defenders 15: the attackers failed, the defenders +10 each
     for play in ({"tricks": VARIETY_TRICKS}, {"tricks": VARIETY_TRICKS, "hands": VARIETY_HANDS}):
-        m, st = load(record("variety", [{"bids": [6, 3, 2, 6], "play": play}]))
-        assert st.computed()["per_deal"] == [[11, 11, 25, 25]]
+        m, standings = load(record("variety", [{"bids": [6, 3, 2, 6], "play": play}]))
+        assert standings.computed()["per_deal"] == [[11, 11, 25, 25]]
         assert {k: v for k, v in m.deals[0].items() if k != "play"} == {
-            "bids": [6, 3, 2, 6], "contract": 6, "attackers": [1, 0], "tricks": 6, "red": 11}
+            "bids": [6, 3, 2, 6],
+            "contract": 6,
+            "attackers": [1, 0],
+            "tricks": 6,
+            "red": 11,
+        }
         assert m.deals[0]["play"] == play
     # the auction not tracked: the type and the attackers beside the play
     untracked = {"contract": 6, "attackers": [1, 0], "play": {"tricks": VARIETY_TRICKS}}
     assert load(record("variety", [untracked]))[1].computed()["per_deal"] == [[11, 11, 25, 25]]
     # the summary must agree
-    assert refusal("variety", [{**untracked, "red": 12}]) == \
-        "deal 1: red: summary says 12, the tricks say 11"
+    assert (
+        refusal("variety", [{**untracked, "red": 12}])
+        == "deal 1: red: summary says 12, the tricks say 11"
+    )
     # calls that make Celina and Ala attack: Darek (Celina's left) leads
-    assert refusal("variety", [{"bids": [3, 6, 2, 6], "play": {"tricks": VARIETY_TRICKS}}]) == \
-        "deal 1: trick 1 is led by Celina, but Darek leads"
+    assert (
+        refusal("variety", [{"bids": [3, 6, 2, 6], "play": {"tricks": VARIETY_TRICKS}}])
+        == "deal 1: trick 1 is led by Celina, but Darek leads"
+    )
     # the same cards when the highest card wins (type 2, clubs trumps): other winners
-    msg = refusal("variety", [{"contract": 2, "attackers": [1, 0],
-                               "play": {"tricks": VARIETY_TRICKS}}])
+    msg = refusal(
+        "variety", [{"contract": 2, "attackers": [1, 0], "play": {"tricks": VARIETY_TRICKS}}]
+    )
     assert msg == "deal 1: trick 2 is led by Bartek, but Ala won trick 1 and leads"
 
 
@@ -696,44 +828,36 @@ def test_play_through_the_api(client):
     assert r.status_code == 201 and r.get_json()["computed"]["totals"] == [0, 5, 0, 0]
 
 
-def test_play_through_the_replay_command(tmp_path):
-    import os
-
-    env = {**os.environ, "SCORER_INSTANCE": str(tmp_path / "instance")}
-    cmd = [sys.executable, "-m", "flask", "--app", "scorer", "replay", "-"]
+def test_play_through_the_replay_command(runner):
     good = record("slobberhannes", [{"play": {"tricks": SLOB_TRICKS, "hands": SLOB_HANDS}}])
-    out = subprocess.run(cmd, input=json.dumps(good), capture_output=True, text=True, env=env)
-    assert out.returncode == 0, out.stderr
+    out = runner.invoke(args=["replay", "-"], input=json.dumps(good))
+    assert out.exit_code == 0, out.stderr
     assert json.loads(out.stdout)["per_deal"] == [[0, 1, 0, 3]]
     bad = json.loads(json.dumps(good))
     bad["deals"][0]["play"]["tricks"][6][3] = [1, "JS"]
-    out = subprocess.run(cmd, input=json.dumps(bad), capture_output=True, text=True, env=env)
-    assert out.returncode == 1 and out.stdout == ""
+    out = runner.invoke(args=["replay", "-"], input=json.dumps(bad))
+    assert out.exit_code == 1 and out.stdout == ""
     assert out.stderr.strip() == "deal 1: trick 7: J♠ was already played in trick 1"
 
 
-def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(client, tmp_path):
-    import os
-
-    r = client.post("/api/matches", json=record(
-        "metamorphosis", [{"declarations": [1, 4], "play": {"tricks": META_1}}], 2))
+def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(client, runner):
+    r = client.post(
+        "/api/matches",
+        json=record("metamorphosis", [{"declarations": [1, 4], "play": {"tricks": META_1}}], 2),
+    )
     assert r.status_code == 201 and r.get_json()["computed"]["per_deal"] == [[10, -24]]
     mid = r.get_json()["id"]
     r = client.post(f"/api/matches/{mid}/deals", json={"play": {"tricks": META_2}})
     assert r.status_code == 201, r.get_json()
     assert r.get_json()["per_deal"] == [[10, -24], [12, 9]]
-    env = {**os.environ, "SCORER_INSTANCE": str(tmp_path / "instance")}
-    cmd = [sys.executable, "-m", "flask", "--app", "scorer", "replay", "-"]
     good = record("variety", [{"bids": [6, 3, 2, 6], "play": {"tricks": VARIETY_TRICKS}}])
-    out = subprocess.run(cmd, input=json.dumps(good), capture_output=True, text=True, env=env)
-    assert out.returncode == 0, out.stderr
+    out = runner.invoke(args=["replay", "-"], input=json.dumps(good))
+    assert out.exit_code == 0, out.stderr
     assert json.loads(out.stdout)["per_deal"] == [[11, 11, 25, 25]]
 
 
 def test_games_without_an_engine_yet_say_so():
     # a game module that answers no engine question refuses play by name
-    from scorer.games.base import EntryError, Game
-
     class Bare(Game):
         key, name = "bare", "Bare"
 

@@ -30,8 +30,10 @@ from .helpers import NAMES
 
 A_HIGH = "2 3 4 5 6 7 8 9 10 J Q K A".split()  # low to high
 POLIGNAC = "7 8 9 10 A J Q K".split()  # low to high: K Q J A 10 9 8 7
-SPOT = {"10-10-10-15": {"J": 10, "Q": 10, "K": 10, "A": 15},
-        "11-12-13-14": {"J": 11, "Q": 12, "K": 13, "A": 14}}
+SPOT = {
+    "10-10-10-15": {"J": 10, "Q": 10, "K": 10, "A": 15},
+    "11-12-13-14": {"J": 11, "Q": 12, "K": 13, "A": 14},
+}
 KNAVES_JACKS = {"JH": -4, "JD": -3, "JC": -2, "JS": -1}
 
 # (game, players, options, deals): at least 10,000 deals in all
@@ -40,8 +42,12 @@ CONFIGS = [
     ("hearts", 4, {"moon": "self"}, 300),
     ("hearts", 4, {"moon": "off", "omnibus": True}, 300),
     ("hearts", 4, {"scoring": "spot"}, 300),
-    ("hearts", 4, {"scoring": "spot", "spot_values": "11-12-13-14", "omnibus": True,
-                   "moon": "self"}, 300),
+    (
+        "hearts",
+        4,
+        {"scoring": "spot", "spot_values": "11-12-13-14", "omnibus": True, "moon": "self"},
+        300,
+    ),
     ("hearts", 3, {}, 300),
     ("hearts", 3, {"scoring": "spot", "omnibus": True}, 300),
     ("hearts", 5, {"omnibus": True}, 300),
@@ -87,8 +93,15 @@ def oracle_winner(trick, game: str, trump: str | None, lowest: bool = False) -> 
     return (min if lowest else max)(pool, key=lambda sc: rank_value(sc[1], game))[0]
 
 
-def check_legal(game, hand: list[str], trick: list, card: str, number: int, broken: bool,
-                lowest_club: str | None) -> None:
+def check_legal(
+    game,
+    hand: list[str],
+    trick: list,
+    card: str,
+    number: int,
+    broken: bool,
+    lowest_club: str | None,
+) -> None:
     """RULES.md: follow suit; Hearts also the first-trick and hearts-led rules."""
     assert card in hand
     if trick:
@@ -109,8 +122,15 @@ def check_legal(game, hand: list[str], trick: list, card: str, number: int, brok
         assert all(c[-1] == "H" for c in hand), (card, hand)
 
 
-def points_from_cards(game: str, opts: dict, n: int, taken: list[list[str]],
-                      winners: list[int], pack: set[str], capot: int | None) -> list[int]:
+def points_from_cards(
+    game: str,
+    opts: dict,
+    n: int,
+    taken: list[list[str]],
+    winners: list[int],
+    pack: set[str],
+    capot: int | None,
+) -> list[int]:
     """The deal's points straight from the captured cards (RULES.md figures)."""
     if game in ("hearts", "black_maria"):
         spot = opts["scoring"] == "spot"
@@ -121,15 +141,20 @@ def points_from_cards(game: str, opts: dict, n: int, taken: list[list[str]],
         specials = {"QS": 25 if spot else 13}
         if game == "black_maria" and opts["scoring"] != "black_lady":
             specials.update(KS=10, AS=7)
-        pts = [sum(heart(c) for c in cs if c[-1] == "H") + sum(specials.get(c, 0) for c in cs)
-               for cs in taken]
+        pts = [
+            sum(heart(c) for c in cs if c[-1] == "H") + sum(specials.get(c, 0) for c in cs)
+            for cs in taken
+        ]
         if game == "hearts" and opts["moon"] != "off":
             in_play = {c for c in pack if c[-1] == "H"} | {"QS"}
             for s in range(n):
                 if in_play <= set(taken[s]):
                     value = sum(heart(c) for c in in_play if c[-1] == "H") + specials["QS"]
-                    pts = ([0 if o == s else value for o in range(n)] if opts["moon"] == "others"
-                           else [-value if o == s else 0 for o in range(n)])
+                    pts = (
+                        [0 if o == s else value for o in range(n)]
+                        if opts["moon"] == "others"
+                        else [-value if o == s else 0 for o in range(n)]
+                    )
         if opts["omnibus"]:
             for s in range(n):
                 if "JD" in taken[s]:
@@ -178,8 +203,9 @@ def check_deal(game, rules, plan, played, opts, n, capot) -> dict:
     hands = [list(h) for h in played.hands]
     trump = turned[-1] if turned else None
     lowest_club = min((c for c in pack if c[-1] == "C"), key=lambda c: rank_value(c, game))
-    leader = (next(s for s in range(n) if lowest_club in hands[s]) if game == "hearts"
-              else plan.leader)
+    leader = (
+        next(s for s in range(n) if lowest_club in hands[s]) if game == "hearts" else plan.leader
+    )
     broken = False
     taken: list[list[str]] = [[] for _s in range(n)]
     winners = []
@@ -198,13 +224,16 @@ def check_deal(game, rules, plan, played, opts, n, capot) -> dict:
     given = {"capot": {"seat": capot}} if capot is not None else {}
     entry = rules.check(entry_of(rules, plan, played, given), plan)
     assert rules.score(entry, plan).points == points_from_cards(
-        game, opts, n, taken, winners, pack, capot)
+        game, opts, n, taken, winners, pack, capot
+    )
     return entry
 
 
-@pytest.mark.parametrize("game, players, options, deals", CONFIGS,
-                         ids=[f"{c[0]}-{c[1]}-{'-'.join(f'{k}={v}' for k, v in c[2].items())}"
-                              for c in CONFIGS])
+@pytest.mark.parametrize(
+    "game, players, options, deals",
+    CONFIGS,
+    ids=[f"{c[0]}-{c[1]}-{'-'.join(f'{k}={v}' for k, v in c[2].items())}" for c in CONFIGS],
+)
 def test_random_deals(game, players, options, deals):
     cls = GAMES[game]
     opts = cls.normalize_options(options, players)
@@ -216,15 +245,19 @@ def test_random_deals(game, players, options, deals):
         plan = rules.plan({**rules.start(i % players), "played": i})
         player = RANDOM if i % 2 else SIMPLE
         capot = rng.randrange(players) if opts.get("capot") and i % 3 == 0 else None
-        played = play_deal(rules, plan, [player] * players, rng,
-                           {"capot": {"seat": capot}} if capot is not None else None)
+        played = play_deal(
+            rules,
+            plan,
+            [player] * players,
+            rng,
+            {"capot": {"seat": capot}} if capot is not None else None,
+        )
         entry = check_deal(game, rules, plan, played, opts, players, capot)
         if i % 10 == 0:  # back through the record's play form: with hands, and tricks alone
             record = played.record()
             beside = {"capot": {"seat": capot}} if capot is not None else {}
             with_hands = entry_with_play(rules, {"play": record, **beside}, plan)
-            alone = entry_with_play(rules, {"play": {"tricks": record["tricks"]}, **beside},
-                                    plan)
+            alone = entry_with_play(rules, {"play": {"tricks": record["tricks"]}, **beside}, plan)
             assert with_hands == {**entry, "play": record}
             assert alone == {**entry, "play": {"tricks": record["tricks"]}}
     assert time.perf_counter() - start < 20  # the whole file stays well under a minute
@@ -240,14 +273,21 @@ META_DEALS = {
     "seed001": [(None, "C", -4), ("D", "H", 4), (None, None, -1), (None, "S", -4)],
 }
 # (players, variant, deals): whole matches, 12 deals with 3 players, 16 with 2
-META_CONFIGS = [(3, "standard", 720), (2, "standard", 640), (3, "seed001", 360),
-                (2, "seed001", 352)]
+META_CONFIGS = [
+    (3, "standard", 720),
+    (2, "standard", 640),
+    (3, "seed001", 360),
+    (2, "seed001", 352),
+]
 # RULES.md's Variety types: the trump of each; in type 6 the lowest card wins
 VARIETY_TRUMPS = {1: None, 2: "C", 3: "H", 4: "D", 5: "S", 6: "C", 7: "S", 8: None}
 # (options, deals, how the type is chosen: an auction, or only the type and the attackers)
-VARIETY_CONFIGS = [({}, 800, "auction"), ({"variant": "kyhote"}, 400, "auction"),
-                   ({"tie": "nobody"}, 400, "auction"),
-                   ({"variant": "kyhote", "tie": "nobody"}, 400, "untracked")]
+VARIETY_CONFIGS = [
+    ({}, 800, "auction"),
+    ({"variant": "kyhote"}, 400, "auction"),
+    ({"tie": "nobody"}, 400, "auction"),
+    ({"variant": "kyhote", "tie": "nobody"}, 400, "untracked"),
+]
 
 
 def test_at_least_two_thousand_deals_of_each():
@@ -280,15 +320,18 @@ def back_through_play(rules, plan, played, entry) -> None:
     """The record's play form, with hands and tricks alone, gives the same entry."""
     record = played.record()
     for play in (record, {"tricks": record["tricks"]}):
-        assert entry_with_play(rules, {"play": play, **played.given}, plan) == \
-            {**entry, "play": play}
+        assert entry_with_play(rules, {"play": play, **played.given}, plan) == {
+            **entry,
+            "play": play,
+        }
 
 
 @pytest.mark.parametrize("players, variant, deals", META_CONFIGS)
 def test_random_metamorphosis_matches(players, variant, deals):
     n = players
-    rules = GAMES["metamorphosis"](GAMES["metamorphosis"].normalize_options(
-        {"variant": variant}, n), NAMES[:n])
+    rules = GAMES["metamorphosis"](
+        GAMES["metamorphosis"].normalize_options({"variant": variant}, n), NAMES[:n]
+    )
     rng = random.Random(f"metamorphosis/{n}/{variant}")
     table = META_DEALS[variant]
 
@@ -301,9 +344,15 @@ def test_random_metamorphosis_matches(players, variant, deals):
         first = match % n
         player = RANDOM if match % 2 else SIMPLE
         dealer, leaders = first, []
+        # what each seat took, the stock and the discards after the deal before
+        # (set at the end of each deal; the first deal of a round deals afresh)
+        taken: list[list[str]] = []
+        stock: list[str] = []
+        discards: list[str] = []
         k = -1
         for k, (plan, played, entry) in enumerate(
-                play_match(rules, [player] * n, rng, first, declare if match % 4 < 2 else None)):
+            play_match(rules, [player] * n, rng, first, declare if match % 4 < 2 else None)
+        ):
             d = k % 4 + 1
             trump, suit, value = table[d - 1]
             # 12 each before every deal; hands, stock and discards hold the whole pack
@@ -340,11 +389,11 @@ def test_random_metamorphosis_matches(players, variant, deals):
             if d == 1:
                 declared = entry["declarations"]
                 assert len(declared) == n and set(declared) <= {1, 2, 3, 4}
-            base = [value * sum(1 for c in taken[s] if suit is None or c[-1] == suit)
-                    for s in range(n)]
+            base = [
+                value * sum(1 for c in taken[s] if suit is None or c[-1] == suit) for s in range(n)
+            ]
             best = [s for s in range(n) if base[s] == max(base)]
-            points = [base[s] + (10 if declared[s] == d and best == [s] else 0)
-                      for s in range(n)]
+            points = [base[s] + (10 if declared[s] == d and best == [s] else 0) for s in range(n)]
             assert rules.score(entry, plan).points == points
             if done % 10 == 0:
                 back_through_play(rules, plan, played, entry)
@@ -403,9 +452,11 @@ def side_points(contract: int, variant: str, tricks: int, cards: list[str]) -> i
     }[contract]
 
 
-@pytest.mark.parametrize("options, deals, choice", VARIETY_CONFIGS,
-                         ids=[f"{c[2]}-{'-'.join(f'{k}={v}' for k, v in c[0].items())}"
-                              for c in VARIETY_CONFIGS])
+@pytest.mark.parametrize(
+    "options, deals, choice",
+    VARIETY_CONFIGS,
+    ids=[f"{c[2]}-{'-'.join(f'{k}={v}' for k, v in c[0].items())}" for c in VARIETY_CONFIGS],
+)
 def test_random_variety_matches(options, deals, choice):
     opts = GAMES["variety"].normalize_options(options, 4)
     rules = GAMES["variety"](opts, NAMES[:4])
@@ -424,7 +475,8 @@ def test_random_variety_matches(options, deals, choice):
         first = match % 4
         player = RANDOM if match % 2 else SIMPLE
         for k, (plan, played, entry) in enumerate(
-                play_match(rules, [player] * 4, rng, first, choose)):
+            play_match(rules, [player] * 4, rng, first, choose)
+        ):
             dealer = (first + k) % 4
             assert plan.dealer == dealer
             given = played.given
@@ -435,15 +487,21 @@ def test_random_variety_matches(options, deals, choice):
                 assert entry["bids"] == given["bids"]
             assert (entry["contract"], entry["attackers"]) == (contract, [a, b])
             types.add(contract)
-            taken, winners = check_tricks(played, (a + 1) % 4, VARIETY_TRUMPS[contract],
-                                          contract == 6, 4)
+            taken, winners = check_tricks(
+                played, (a + 1) % 4, VARIETY_TRUMPS[contract], contract == 6, 4
+            )
             tricks = winners.count(a) + winners.count(b)
             att = side_points(contract, opts["variant"], tricks, taken[a] + taken[b])
-            dfn = side_points(contract, opts["variant"], 13 - tricks,
-                              [c for s in range(4) if s not in (a, b) for c in taken[s]])
+            dfn = side_points(
+                contract,
+                opts["variant"],
+                13 - tricks,
+                [c for s in range(4) if s not in (a, b) for c in taken[s]],
+            )
             bonus = 10 if att < dfn or (att == dfn and opts["tie"] == "defenders") else 0
-            assert rules.score(entry, plan).points == [att if s in (a, b) else dfn + bonus
-                                                       for s in range(4)]
+            assert rules.score(entry, plan).points == [
+                att if s in (a, b) else dfn + bonus for s in range(4)
+            ]
             if done % 10 == 0:
                 back_through_play(rules, plan, played, entry)
             done += 1

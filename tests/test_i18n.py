@@ -59,14 +59,27 @@ def polish(tmp_path, monkeypatch):
 
 @pytest.fixture
 def app(tmp_path, polish):
-    return create_app({"TESTING": True, "DATABASE": str(tmp_path / "scorer.db"),
-                       "SECRET_KEY": "test", "WTF_CSRF_ENABLED": False,
-                       "BABEL_TRANSLATION_DIRECTORIES": str(polish)})
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorer.db"),
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            "BABEL_TRANSLATION_DIRECTORIES": str(polish),
+        }
+    )
 
 
 PL = {"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.8"}
-BM = {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina", "first_dealer": "0",
-      "opt_scoring": "black_maria", "opt_end": "target", "opt_spot_values": "10-10-10-15"}
+BM = {
+    "name_0": "Ala",
+    "name_1": "Bartek",
+    "name_2": "Celina",
+    "first_dealer": "0",
+    "opt_scoring": "black_maria",
+    "opt_end": "target",
+    "opt_spot_values": "10-10-10-15",
+}
 
 
 def page(client, url, **kw) -> str:
@@ -84,8 +97,11 @@ def test_a_text_outside_a_request_is_english_and_reads_as_a_string():
     assert "who took" in deal and deal.startswith("deal 3") and len(deal) == 23
     assert {deal: 1}["deal 3: say who took Q♠"] == 1
     assert f"{deal}!" == "deal 3: say who took Q♠!"
-    assert [ngettext("%(num)s heart", "%(num)s hearts", k) for k in (0, 1, 2)] == \
-        ["0 hearts", "1 heart", "2 hearts"]
+    assert [ngettext("%(num)s heart", "%(num)s hearts", k) for k in (0, 1, 2)] == [
+        "0 hearts",
+        "1 heart",
+        "2 hearts",
+    ]
     assert _("at most %(n)s deals", n=2000) == "at most 2,000 deals"
     assert _("%(p)s points", p=-1500) == "-1,500 points"
 
@@ -152,8 +168,9 @@ def test_the_switch_refuses_what_is_not_offered_and_other_sites(client):
 
 def test_only_english_offered_shows_no_switch(tmp_path, monkeypatch):
     monkeypatch.setattr(i18n, "LANGUAGES", ("en",))
-    client = create_app({"TESTING": True, "DATABASE": str(tmp_path / "en.db"),
-                         "SECRET_KEY": "test"}).test_client()
+    client = create_app(
+        {"TESTING": True, "DATABASE": str(tmp_path / "en.db"), "SECRET_KEY": "test"}
+    ).test_client()
     home = page(client, "/", headers=PL)
     assert '<html lang="en">' in home and "/lang/" not in home and "New match" in home
     assert "lang=" not in client.get("/lang/pl").headers.get("Set-Cookie", "")
@@ -162,15 +179,27 @@ def test_only_english_offered_shows_no_switch(tmp_path, monkeypatch):
 def test_a_refused_entry_is_said_in_the_page_language(client):
     r = client.post("/new/black_maria", data=BM)
     mid = r.headers["Location"].rsplit("/", 1)[1]
-    r = client.post(f"/m/{mid}/deal", headers=PL, data={
-        "hearts__0": "4", "hearts__1": "6", "hearts__2": "3", "taken_by_KS": "1",
-        "taken_by_AS": "1", "expect": "0"})
+    r = client.post(
+        f"/m/{mid}/deal",
+        headers=PL,
+        data={
+            "hearts__0": "4",
+            "hearts__1": "6",
+            "hearts__2": "3",
+            "taken_by_KS": "1",
+            "taken_by_AS": "1",
+            "expect": "0",
+        },
+    )
     assert r.status_code == 400 and "powiedz, kto wziął Q♠" in r.get_data(as_text=True)
 
 
 def test_an_api_refusal_is_said_in_the_request_language_with_nested_parts(client):
-    record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"],
-              "deals": [{"hearts": [4, 6, 3], "taken_by": {"KS": 1, "AS": 1}}]}
+    record = {
+        "game": "black_maria",
+        "players": ["Ala", "Bartek", "Celina"],
+        "deals": [{"hearts": [4, 6, 3], "taken_by": {"KS": 1, "AS": 1}}],
+    }
     r = client.post("/api/matches", json=record, headers=PL)
     assert r.status_code == 400 and r.get_json() == {"error": "rozdanie 1: powiedz, kto wziął Q♠"}
     r = client.post("/api/matches", headers=PL, json={**record, "options": {"moon": "off"}})
@@ -184,16 +213,29 @@ def test_plural_forms_and_numbers_follow_the_locale(app):
         hearts = [str(ngettext("%(num)s heart", "%(num)s hearts", k)) for k in (1, 3, 5, 22, 112)]
         assert hearts == ["1 kier", "3 kiery", "5 kierów", "22 kiery", "112 kierów"]
         assert str(_("Deal %(n)s", n=1234)) == "Rozdanie 1\xa0234"
-        assert render_template_string("{{ 1234 | num }}|{{ -5 | signed }}|{{ 3 | signed }}|"
-                                      "{{ 0 | signed }}") == "1\xa0234|-5|+3|0"
+        assert (
+            render_template_string(
+                "{{ 1234 | num }}|{{ -5 | signed }}|{{ 3 | signed }}|{{ 0 | signed }}"
+            )
+            == "1\xa0234|-5|+3|0"
+        )
 
 
 def test_the_home_page_counts_deals_with_the_plural_form(client):
     r = client.post("/new/black_maria", data=BM)
     mid = r.headers["Location"].rsplit("/", 1)[1]
-    client.post(f"/m/{mid}/deal", data={"hearts__0": "4", "hearts__1": "6", "hearts__2": "3",
-                                        "taken_by_QS": "0", "taken_by_KS": "1",
-                                        "taken_by_AS": "1", "expect": "0"})
+    client.post(
+        f"/m/{mid}/deal",
+        data={
+            "hearts__0": "4",
+            "hearts__1": "6",
+            "hearts__2": "3",
+            "taken_by_QS": "0",
+            "taken_by_KS": "1",
+            "taken_by_AS": "1",
+            "expect": "0",
+        },
+    )
     assert "1 rozdanie" in page(client, "/", headers=PL)
     assert "1 deal<" in page(client, "/", headers={"Accept-Language": "en"})
 
@@ -207,12 +249,15 @@ def test_a_translation_with_wrong_placeholders_draws_the_english_not_an_error(cl
 # --- the command line -------------------------------------------------------------
 
 
-@pytest.mark.parametrize("env, said", [
-    ({"LANG": "pl_PL.UTF-8"}, "gra musi być jedną z: "),
-    ({"LANGUAGE": "ru:pl", "LANG": "C.UTF-8"}, "gra musi być jedną z: "),  # ru not offered
-    ({"LANG": "C.UTF-8", "LANGUAGE": ""}, "game must be one of "),
-    ({"LC_ALL": "en_GB.UTF-8", "LANG": "pl_PL.UTF-8"}, "game must be one of "),
-])
+@pytest.mark.parametrize(
+    "env, said",
+    [
+        ({"LANG": "pl_PL.UTF-8"}, "gra musi być jedną z: "),
+        ({"LANGUAGE": "ru:pl", "LANG": "C.UTF-8"}, "gra musi być jedną z: "),  # ru not offered
+        ({"LANG": "C.UTF-8", "LANGUAGE": ""}, "game must be one of "),
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "pl_PL.UTF-8"}, "game must be one of "),
+    ],
+)
 def test_the_replay_command_speaks_the_language_lang_asks_for(app, tmp_path, env, said):
     path = tmp_path / "bad.json"
     path.write_text(json.dumps({"game": "whist", "players": ["A", "B", "C"]}))
@@ -248,7 +293,8 @@ def test_a_fold_inside_a_request_translates_nothing_until_drawn(app, monkeypatch
         for key, match in matches():
             st = fold(match)
             assert not drawn, key
-            assert st.rows and all(isinstance(line, i18n.Text)
-                                   for row in st.rows for line in row.score.lines), key
+            assert st.rows and all(
+                isinstance(line, i18n.Text) for row in st.rows for line in row.score.lines
+            ), key
             titles[key] = st.rows[0].plan.title
         assert str(titles["black_maria"]) == "Rozdanie 1" and drawn

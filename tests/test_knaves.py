@@ -18,8 +18,7 @@ A, B, C = 0, 1, 2
 DEFAULT_VALUES = {"JH": -4, "JD": -3, "JC": -2, "JS": -1}
 
 # The worked example of RULES.md: A 7 tricks + J♥, B 6 + J♦ + J♠, C 4 + J♣.
-EXAMPLE = {"tricks": [7, 6, 4], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B},
-           "turn_up": "5H"}
+EXAMPLE = {"tricks": [7, 6, 4], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}, "turn_up": "5H"}
 
 
 record, computed, refused = bind("knaves", names=NAMES, players=3)
@@ -37,22 +36,22 @@ def test_worked_example():
 
 
 def test_turn_up_names_the_trump_on_the_sheet_not_before_the_deal():
-    _match, st = load(record([EXAMPLE]))
-    assert st.rows[0].score.tag == "♥"  # 5♥ turned up: hearts are trump
-    assert st.rows[0].plan.trump is None  # unknown until the card is turned
-    assert st.next.trump is None
-    assert "5♥" in st.rows[0].words
+    _match, standings = load(record([EXAMPLE]))
+    assert standings.rows[0].score.tag == "♥"  # 5♥ turned up: hearts are trump
+    assert standings.rows[0].plan.trump is None  # unknown until the card is turned
+    assert standings.next.trump is None
+    assert "5♥" in standings.rows[0].words
 
 
 def test_turn_up_is_optional_and_stored_canonical():
     no_card = {"tricks": [7, 6, 4], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}}
-    match, st = load(record([no_card]))
-    assert st.computed()["per_deal"] == [[3, 2, 2]]  # as in the worked example
-    assert st.rows[0].score.tag == ""
+    match, standings = load(record([no_card]))
+    assert standings.computed()["per_deal"] == [[3, 2, 2]]  # as in the worked example
+    assert standings.rows[0].score.tag == ""
     assert "turn_up" not in match.deals[0]
-    match, st = load(record([{**EXAMPLE, "turn_up": "10s"}]))
+    match, standings = load(record([{**EXAMPLE, "turn_up": "10s"}]))
     assert match.deals[0]["turn_up"] == "10S"
-    assert st.rows[0].score.tag == "♠"
+    assert standings.rows[0].score.tag == "♠"
 
 
 def test_a_turned_up_jack_is_out_of_play():
@@ -63,8 +62,8 @@ def test_a_turned_up_jack_is_out_of_play():
     # the turned-up jack may also be given as null
     deal_null = {**deal, "taken_by": {**deal["taken_by"], "JH": None}}
     assert computed([deal_null])["per_deal"] == [[3, 4, 4]]
-    match, st = load(record([deal]))
-    assert st.rows[0].score.tag == "♥"
+    match, standings = load(record([deal]))
+    assert standings.rows[0].score.tag == "♥"
 
 
 def test_spade_jack_turned_up():
@@ -83,41 +82,47 @@ def test_a_player_may_take_every_trick_and_every_jack():
 
 
 def test_jack_values_option_changes_only_the_jacks_named():
-    match, st = load(record([EXAMPLE], options={"jack_values": {"JH": -5}}))
+    match, standings = load(record([EXAMPLE], options={"jack_values": {"JH": -5}}))
     assert match.options["jack_values"] == {"JH": -5, "JD": -3, "JC": -2, "JS": -1}
     # A 7 - 5 = 2; B 6 - 3 - 1 = 2; C 4 - 2 = 2
-    assert st.computed()["per_deal"] == [[2, 2, 2]]
+    assert standings.computed()["per_deal"] == [[2, 2, 2]]
     # a positive value is allowed: J♠ +1: B 6 - 3 + 1 = 4
     assert computed([EXAMPLE], options={"jack_values": {"JS": 1}})["per_deal"] == [[3, 4, 2]]
 
 
 def test_default_options():
-    match, _st = load(record([]))
+    match, _standings = load(record([]))
     # RECORD.md names no players option for Knaves: not accepted, not exported
     assert match.options == {"target": 20, "jack_values": DEFAULT_VALUES}
     assert "unknown option players" in refused([], options={"players": 3})
 
 
-@pytest.mark.parametrize("value, words", [
-    (None, "jack_values"),
-    ([-4, -3, -2, -1], "jack_values"),
-    ({"QS": -13}, "QS is not one of JH, JD, JC, JS"),
-    ({"JH": "-4"}, "J♥ must be a whole number"),
-    ({"JH": True}, "J♥ must be a whole number"),
-    ({"JH": -4.5}, "J♥ must be a whole number"),
-    ({"JH": -1000}, "J♥ must be between"),
-])
+@pytest.mark.parametrize(
+    "value, words",
+    [
+        (None, "jack_values"),
+        ([-4, -3, -2, -1], "jack_values"),
+        ({"QS": -13}, "QS is not one of JH, JD, JC, JS"),
+        ({"JH": "-4"}, "J♥ must be a whole number"),
+        ({"JH": True}, "J♥ must be a whole number"),
+        ({"JH": -4.5}, "J♥ must be a whole number"),
+        ({"JH": -1000}, "J♥ must be between"),
+    ],
+)
 def test_bad_jack_values_are_refused_by_name(value, words):
     message = refused([], options={"jack_values": value})
     assert "jack_values" in message and words in message
 
 
-@pytest.mark.parametrize("options, words", [
-    ({"target": 0}, "option target"),
-    ({"target": "20"}, "option target"),
-    ({"trumps": True}, "unknown option trumps"),
-    ({"players": 4}, "option players"),
-])
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"target": 0}, "option target"),
+        ({"target": "20"}, "option target"),
+        ({"trumps": True}, "unknown option trumps"),
+        ({"players": 4}, "option players"),
+    ],
+)
 def test_bad_options_are_refused(options, words):
     assert words in refused([], options=options)
 
@@ -134,8 +139,11 @@ def test_dealer_moves_left_and_eldest_leads():
     assert computed([], first_dealer=2)["next"] == {"dealer": 2, "leader": 0, "pass": None}
     # after one deal the deal moves left to seat 0, eldest 1
     assert computed([EXAMPLE], first_dealer=2)["next"] == {"dealer": 0, "leader": 1, "pass": None}
-    assert computed([EXAMPLE] * 2, first_dealer=2)["next"] == {"dealer": 1, "leader": 2,
-                                                               "pass": None}
+    assert computed([EXAMPLE] * 2, first_dealer=2)["next"] == {
+        "dealer": 1,
+        "leader": 2,
+        "pass": None,
+    }
 
 
 # --- the end -----------------------------------------------------------------
@@ -176,13 +184,13 @@ LEVEL = {"tricks": [8, 8, 1], "taken_by": {"JH": C, "JD": C, "JC": C}, "turn_up"
 def test_a_tie_for_the_highest_at_the_target_plays_on():
     c = computed([LEVEL] * 2)
     assert c["totals"] == [16, 16, -16] and not c["finished"]  # nobody at 20 yet
-    match, st = load(record([LEVEL] * 3))
-    c = st.computed()
+    match, standings = load(record([LEVEL] * 3))
+    c = standings.computed()
     # A 24 and B 24 both >= 20 and level at the top: play on
     assert c["totals"] == [24, 24, -24]
     assert not c["finished"] and c["winners"] == []
     assert c["next"] == {"dealer": 0, "leader": 1, "pass": None}  # 3 deals: round to seat 0
-    assert "play on" in st.note
+    assert "play on" in standings.note
     # deal 4: A 9 tricks, B 7, C 1 + J♥ J♦ J♣ (J♠ turned up): A 9, B 7, C -8
     c = computed([LEVEL] * 3 + [{**LEVEL, "tricks": [9, 7, 1]}])
     assert c["totals"] == [33, 31, -32]  # 24 + 9, 24 + 7, -24 - 8
@@ -201,33 +209,43 @@ def test_a_tie_below_the_highest_does_not_matter():
 # --- refused entries ---------------------------------------------------------
 
 
-@pytest.mark.parametrize("deal, words", [
-    ({**EXAMPLE, "tricks": [7, 6, 3]}, "tricks add up to 16, but 17 are in play"),
-    ({**EXAMPLE, "tricks": [7, 6, 5]}, "tricks add up to 18, but 17 are in play"),
-    ({**EXAMPLE, "tricks": [7, 10]}, "one number per player (3)"),
-    ({**EXAMPLE, "tricks": [7, 6, -4]}, "tricks must be between"),
-    ({"taken_by": EXAMPLE["taken_by"]}, "tricks"),
-    # Bartek: 1 trick is 3 cards, not room for 4 jacks
-    ({"tricks": [16, 1, 0], "taken_by": {"JH": B, "JD": B, "JC": B, "JS": B}},
-     "Bartek took 1 trick (3 cards): too few for 4 jacks"),
-    # Celina took no trick at all, so no jack
-    ({"tricks": [10, 7, 0], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}},
-     "Celina took 0 tricks (0 cards): too few for 1 jack"),
-    # J♥ null while 5♥ (not a jack) was turned up
-    ({**EXAMPLE, "taken_by": {"JH": None, "JD": B, "JC": C, "JS": B}}, "say who took J♥"),
-    ({"tricks": [7, 6, 4], "taken_by": {"JD": B, "JC": C, "JS": B}}, "say who took J♥"),
-    # J♦ turned up does not excuse J♥
-    ({"tricks": [7, 6, 4], "taken_by": {"JC": C, "JS": B}, "turn_up": "JD"}, "say who took J♥"),
-    # a turned-up jack takes no part in play
-    ({**EXAMPLE, "turn_up": "JC"}, "J♣ was turned up"),
-    ({**EXAMPLE, "turn_up": "1X"}, "turn_up must be a card"),
-    ({**EXAMPLE, "turn_up": 10}, "turn_up must be a card"),
-    ({**EXAMPLE, "taken_by": {**EXAMPLE["taken_by"], "QS": A}}, "Q♠ is not scored"),
-    ({**EXAMPLE, "taken_by": {**EXAMPLE["taken_by"], "JH": 3}}, "J♥ must be a seat from 0 to 2"),
-    ({**EXAMPLE, "taken_by": [0, 1, 2, 1]}, "taken_by"),
-    ({**EXAMPLE, "hearts": [1, 2, 3]}, "unknown field hearts"),
-    ([7, 6, 4], "JSON object"),
-])
+@pytest.mark.parametrize(
+    "deal, words",
+    [
+        ({**EXAMPLE, "tricks": [7, 6, 3]}, "tricks add up to 16, but 17 are in play"),
+        ({**EXAMPLE, "tricks": [7, 6, 5]}, "tricks add up to 18, but 17 are in play"),
+        ({**EXAMPLE, "tricks": [7, 10]}, "one number per player (3)"),
+        ({**EXAMPLE, "tricks": [7, 6, -4]}, "tricks must be between"),
+        ({"taken_by": EXAMPLE["taken_by"]}, "tricks"),
+        # Bartek: 1 trick is 3 cards, not room for 4 jacks
+        (
+            {"tricks": [16, 1, 0], "taken_by": {"JH": B, "JD": B, "JC": B, "JS": B}},
+            "Bartek took 1 trick (3 cards): too few for 4 jacks",
+        ),
+        # Celina took no trick at all, so no jack
+        (
+            {"tricks": [10, 7, 0], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}},
+            "Celina took 0 tricks (0 cards): too few for 1 jack",
+        ),
+        # J♥ null while 5♥ (not a jack) was turned up
+        ({**EXAMPLE, "taken_by": {"JH": None, "JD": B, "JC": C, "JS": B}}, "say who took J♥"),
+        ({"tricks": [7, 6, 4], "taken_by": {"JD": B, "JC": C, "JS": B}}, "say who took J♥"),
+        # J♦ turned up does not excuse J♥
+        ({"tricks": [7, 6, 4], "taken_by": {"JC": C, "JS": B}, "turn_up": "JD"}, "say who took J♥"),
+        # a turned-up jack takes no part in play
+        ({**EXAMPLE, "turn_up": "JC"}, "J♣ was turned up"),
+        ({**EXAMPLE, "turn_up": "1X"}, "turn_up must be a card"),
+        ({**EXAMPLE, "turn_up": 10}, "turn_up must be a card"),
+        ({**EXAMPLE, "taken_by": {**EXAMPLE["taken_by"], "QS": A}}, "Q♠ is not scored"),
+        (
+            {**EXAMPLE, "taken_by": {**EXAMPLE["taken_by"], "JH": 3}},
+            "J♥ must be a seat from 0 to 2",
+        ),
+        ({**EXAMPLE, "taken_by": [0, 1, 2, 1]}, "taken_by"),
+        ({**EXAMPLE, "hearts": [1, 2, 3]}, "unknown field hearts"),
+        ([7, 6, 4], "JSON object"),
+    ],
+)
 def test_impossible_entries_are_refused_by_name(deal, words):
     message = refused([deal])
     assert message.startswith("deal 1: ")
@@ -250,13 +268,11 @@ def deals(draw):
     tricks = [a, b, 17 - a - b]
     turn_up = draw(st.none() | st.sampled_from(FULL_PACK))
     taken_by = {j: draw(st.sampled_from([A, B, C])) for j in JACKS if j != turn_up}
-    return {"tricks": tricks, "taken_by": taken_by,
-            **({"turn_up": turn_up} if turn_up else {})}
+    return {"tricks": tricks, "taken_by": taken_by, **({"turn_up": turn_up} if turn_up else {})}
 
 
 def fits(deal) -> bool:
-    return all(list(deal["taken_by"].values()).count(s) <= 3 * deal["tricks"][s]
-               for s in (A, B, C))
+    return all(list(deal["taken_by"].values()).count(s) <= 3 * deal["tricks"][s] for s in (A, B, C))
 
 
 @settings(max_examples=300)
@@ -286,7 +302,8 @@ def test_a_deal_totals_17_plus_the_jacks_in_play(deal, values):
     # each seat: its tricks plus the jacks it took
     for s in (A, B, C):
         assert points[s] == deal["tricks"][s] + sum(
-            worth[j] for j, who in deal["taken_by"].items() if who == s)
+            worth[j] for j, who in deal["taken_by"].items() if who == s
+        )
 
 
 @settings(max_examples=100)
@@ -307,8 +324,7 @@ def test_the_fold_agrees_with_the_deals(entries, first):
     else:
         assert top < 20 or c["totals"].count(top) > 1
         n = len(entries)
-        assert c["next"] == {"dealer": (first + n) % 3, "leader": (first + n + 1) % 3,
-                             "pass": None}
+        assert c["next"] == {"dealer": (first + n) % 3, "leader": (first + n + 1) % 3, "pass": None}
 
 
 # --- the rules page ----------------------------------------------------------

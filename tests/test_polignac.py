@@ -42,31 +42,39 @@ def test_jacks():
 
 
 def test_default_options():
-    match, _st = load(record([]))
-    assert match.options == {"players": 4, "sevens": "black", "capot": False, "end": "target",
-                             "target": 20, "deals": 8, "direction": "clockwise"}
+    match, _standings = load(record([]))
+    assert match.options == {
+        "players": 4,
+        "sevens": "black",
+        "capot": False,
+        "end": "target",
+        "target": 20,
+        "deals": 8,
+        "direction": "clockwise",
+    }
 
 
 def test_made_capot():
     # D declares and takes every trick: D 0, every other player 5; jacks not scored: 15 = 5 × 3
     deal = {"capot": {"seat": D, "made": True}}
-    match, st = load(record([deal], options=CAPOT))
-    assert st.computed()["per_deal"] == [[5, 5, 5, 0]]
-    assert st.rows[0].score.tag == "capot"
+    match, standings = load(record([deal], options=CAPOT))
+    assert standings.computed()["per_deal"] == [[5, 5, 5, 0]]
+    assert standings.rows[0].score.tag == "capot"
     assert match.deals[0]["capot"] == {"seat": D, "made": True}
     # taken_by may be given, every jack the declarer's
     assert computed([{**deal, **jacks(D, D, D, D)}], options=CAPOT)["per_deal"] == [[5, 5, 5, 0]]
     # 3 players, B makes it: 5 × 2 = 10
-    assert computed([{"capot": {"seat": B, "made": True}}], options=CAPOT,
-                    players=3)["per_deal"] == [[5, 0, 5]]
+    assert computed([{"capot": {"seat": B, "made": True}}], options=CAPOT, players=3)[
+        "per_deal"
+    ] == [[5, 0, 5]]
 
 
 def test_failed_capot():
     # B declares and fails, and took J♠: B 5 + 2 = 7; A J♣ 1; C J♥ 1; D J♦ 1: sum 10
     deal = {"capot": {"seat": B, "made": False}, **jacks(B, A, C, D)}
-    _match, st = load(record([deal], options=CAPOT))
-    assert st.computed()["per_deal"] == [[1, 7, 1, 1]]
-    assert st.rows[0].score.tag != ""
+    _match, standings = load(record([deal], options=CAPOT))
+    assert standings.computed()["per_deal"] == [[1, 7, 1, 1]]
+    assert standings.rows[0].score.tag != ""
     # failed, no jack: C declares, A takes them all: A 5, C 5
     deal = {"capot": {"seat": C, "made": False}, **jacks(A, A, A, A)}
     assert computed([deal], options=CAPOT)["per_deal"] == [[5, 0, 5, 0]]
@@ -86,32 +94,39 @@ def test_no_capot_in_a_capot_match():
 # --- the pack and the plan ----------------------------------------------------
 
 
-@pytest.mark.parametrize("players, sevens, removed, hand", [
-    (3, "black", "7♠ 7♣", 10),  # (32 - 2) / 3 = 10
-    (3, "red", "7♥ 7♦", 10),
-    (4, "black", None, 8),  # 32 / 4 = 8
-    (4, "red", None, 8),  # the sevens option does not apply to 4 players
-    (5, "black", "7♠ 7♣", 6),  # (32 - 2) / 5 = 6
-    (6, "red", "7♥ 7♦", 5),  # (32 - 2) / 6 = 5
-])
+@pytest.mark.parametrize(
+    "players, sevens, removed, hand",
+    [
+        (3, "black", "7♠ 7♣", 10),  # (32 - 2) / 3 = 10
+        (3, "red", "7♥ 7♦", 10),
+        (4, "black", None, 8),  # 32 / 4 = 8
+        (4, "red", None, 8),  # the sevens option does not apply to 4 players
+        (5, "black", "7♠ 7♣", 6),  # (32 - 2) / 5 = 6
+        (6, "red", "7♥ 7♦", 5),  # (32 - 2) / 6 = 5
+    ],
+)
 def test_the_plan_tells_the_pack_and_the_card_order(players, sevens, removed, hand):
-    _match, st = load(record([], players=players, options={"sevens": sevens}))
-    notes = " ".join(map(str, st.next.notes))
+    _match, standings = load(record([], players=players, options={"sevens": sevens}))
+    notes = " ".join(map(str, standings.next.notes))
     assert "K Q J A 10 9 8 7" in notes
     assert f"{hand} cards each" in notes
     if removed:
         assert f"take out {removed}" in notes
     else:
         assert "take out" not in notes
-    assert st.next.trump is None
+    assert standings.next.trump is None
 
 
 def test_the_capot_fields_are_asked_only_with_the_option():
-    _match, st = load(record([]))
-    assert [f.name for f in st.next.fields] == ["taken_by.JS", "taken_by.JC", "taken_by.JH",
-                                                "taken_by.JD"]
-    _match, st = load(record([], options=CAPOT))
-    assert "capot.seat" in [f.name for f in st.next.fields]
+    _match, standings = load(record([]))
+    assert [f.name for f in standings.next.fields] == [
+        "taken_by.JS",
+        "taken_by.JC",
+        "taken_by.JH",
+        "taken_by.JD",
+    ]
+    _match, standings = load(record([], options=CAPOT))
+    assert "capot.seat" in [f.name for f in standings.next.fields]
 
 
 # --- direction ---------------------------------------------------------------
@@ -121,8 +136,7 @@ def test_clockwise_deal_moves_left_and_the_left_hand_neighbour_leads():
     assert computed([])["next"] == {"dealer": 0, "leader": 1, "pass": None}
     assert computed([EXAMPLE])["next"] == {"dealer": 1, "leader": 2, "pass": None}
     # first dealer 3: after one deal (3 + 1) mod 4 = 0, leader 1
-    assert computed([EXAMPLE], first_dealer=3)["next"] == {"dealer": 0, "leader": 1,
-                                                           "pass": None}
+    assert computed([EXAMPLE], first_dealer=3)["next"] == {"dealer": 0, "leader": 1, "pass": None}
 
 
 def test_counterclockwise_deal_moves_right_and_the_right_hand_neighbour_leads():
@@ -131,15 +145,16 @@ def test_counterclockwise_deal_moves_right_and_the_right_hand_neighbour_leads():
     assert computed([], options=opts)["next"] == {"dealer": 0, "leader": 3, "pass": None}
     # one deal later: dealer 3, leader 2; two: dealer 2, leader 1; four: round to 0
     assert computed([EXAMPLE], options=opts)["next"] == {"dealer": 3, "leader": 2, "pass": None}
-    assert computed([EXAMPLE] * 2, options=opts)["next"] == {"dealer": 2, "leader": 1,
-                                                             "pass": None}
-    assert computed([EXAMPLE] * 4, options=opts)["next"] == {"dealer": 0, "leader": 3,
-                                                             "pass": None}
+    assert computed([EXAMPLE] * 2, options=opts)["next"] == {"dealer": 2, "leader": 1, "pass": None}
+    assert computed([EXAMPLE] * 4, options=opts)["next"] == {"dealer": 0, "leader": 3, "pass": None}
     # 5 players, first dealer 1: after three deals (1 - 3) mod 5 = 3, leader 2
     assert computed([EXAMPLE] * 3, options=opts, players=5, first_dealer=1)["next"] == {
-        "dealer": 3, "leader": 2, "pass": None}
-    _match, st = load(record([], options=opts))
-    assert any("right" in note for note in st.next.notes)
+        "dealer": 3,
+        "leader": 2,
+        "pass": None,
+    }
+    _match, standings = load(record([], options=opts))
+    assert any("right" in note for note in standings.next.notes)
 
 
 # --- the end -----------------------------------------------------------------
@@ -153,14 +168,14 @@ def test_the_first_to_reach_twenty_loses_and_the_others_share_the_win():
     c = computed(RACE[:4])
     # A 5 + 5 + 1 + 5 = 16; B 2; C 1; D 1
     assert c["totals"] == [16, 2, 1, 1] and not c["finished"]
-    _match, st = load(record(RACE))
-    c = st.computed()
+    _match, standings = load(record(RACE))
+    c = standings.computed()
     # A 16 + 5 = 21 >= 20: A loses; B, C and D share the win
     assert c["totals"] == [21, 2, 1, 1]
     assert c["finished"] and c["winners"] == [B, C, D]
     # ranked by lowest total: C and D first, B third, A last
-    assert st.places == [4, 3, 1, 1]
-    assert "Ala" in st.note
+    assert standings.places == [4, 3, 1, 1]
+    assert "Ala" in standings.note
     assert "deal 6" in refused(RACE + [EXAMPLE])
 
 
@@ -196,8 +211,9 @@ def test_if_everyone_is_over_the_target_the_lowest_wins():
 
 def test_a_made_capot_can_end_the_match():
     # 3 players, target 5, A makes a capot: B 5 and C 5 reach 5 and lose; A wins
-    c = computed([{"capot": {"seat": A, "made": True}}], players=3,
-                 options={"capot": True, "target": 5})
+    c = computed(
+        [{"capot": {"seat": A, "made": True}}], players=3, options={"capot": True, "target": 5}
+    )
     assert c["totals"] == [0, 5, 5]
     assert c["finished"] and c["winners"] == [A]
 
@@ -225,41 +241,50 @@ def test_a_fixed_number_of_deals_lowest_wins():
 # --- refused entries and options ----------------------------------------------
 
 
-@pytest.mark.parametrize("deal, options, words", [
-    ({"taken_by": {"JS": A, "JC": B, "JH": C}}, {}, "say who took J♦"),
-    ({}, {}, "say who took J♠"),
-    ({"taken_by": {**EXAMPLE["taken_by"], "QS": A}}, {}, "Q♠ is not scored"),
-    ({"taken_by": {**EXAMPLE["taken_by"], "JS": 4}}, {}, "J♠ must be a seat from 0 to 3"),
-    ({**EXAMPLE, "tricks": [2, 2, 2, 2]}, {}, "unknown field tricks"),
-    # capot with the option off
-    ({**EXAMPLE, "capot": {"seat": A, "made": True}}, {}, "capot option is off"),
-    ({"capot": {"seat": A, "made": True}}, {}, "capot option is off"),
-    # a made capot takes every jack
-    ({"capot": {"seat": A, "made": True}, "taken_by": {"JS": B}}, CAPOT,
-     "Ala made a capot and took every trick, so J♠ cannot be Bartek's"),
-    ({"capot": {"seat": A, "made": True}, "taken_by": {"QC": A}}, CAPOT, "Q♣ is not scored"),
-    # a failed capot still needs the jacks
-    ({"capot": {"seat": A, "made": False}}, CAPOT, "say who took J♠"),
-    ({"capot": {"made": True}}, CAPOT, "say who declared the capot"),
-    ({"capot": {"seat": 4, "made": True}}, CAPOT, "must be a seat from 0 to 3"),
-    ({"capot": {"seat": A, "made": "yes"}}, CAPOT, "true or false"),
-    ({"capot": {"seat": A, "made": True, "tricks": 8}}, CAPOT, "unknown field tricks"),
-    ({"capot": A}, CAPOT, "capot must say who declared it"),
-])
+@pytest.mark.parametrize(
+    "deal, options, words",
+    [
+        ({"taken_by": {"JS": A, "JC": B, "JH": C}}, {}, "say who took J♦"),
+        ({}, {}, "say who took J♠"),
+        ({"taken_by": {**EXAMPLE["taken_by"], "QS": A}}, {}, "Q♠ is not scored"),
+        ({"taken_by": {**EXAMPLE["taken_by"], "JS": 4}}, {}, "J♠ must be a seat from 0 to 3"),
+        ({**EXAMPLE, "tricks": [2, 2, 2, 2]}, {}, "unknown field tricks"),
+        # capot with the option off
+        ({**EXAMPLE, "capot": {"seat": A, "made": True}}, {}, "capot option is off"),
+        ({"capot": {"seat": A, "made": True}}, {}, "capot option is off"),
+        # a made capot takes every jack
+        (
+            {"capot": {"seat": A, "made": True}, "taken_by": {"JS": B}},
+            CAPOT,
+            "Ala made a capot and took every trick, so J♠ cannot be Bartek's",
+        ),
+        ({"capot": {"seat": A, "made": True}, "taken_by": {"QC": A}}, CAPOT, "Q♣ is not scored"),
+        # a failed capot still needs the jacks
+        ({"capot": {"seat": A, "made": False}}, CAPOT, "say who took J♠"),
+        ({"capot": {"made": True}}, CAPOT, "say who declared the capot"),
+        ({"capot": {"seat": 4, "made": True}}, CAPOT, "must be a seat from 0 to 3"),
+        ({"capot": {"seat": A, "made": "yes"}}, CAPOT, "true or false"),
+        ({"capot": {"seat": A, "made": True, "tricks": 8}}, CAPOT, "unknown field tricks"),
+        ({"capot": A}, CAPOT, "capot must say who declared it"),
+    ],
+)
 def test_impossible_entries_are_refused_by_name(deal, options, words):
     message = refused([deal], options=options)
     assert message.startswith("deal 1: ") and words in message
 
 
-@pytest.mark.parametrize("options, words", [
-    ({"capot": "yes"}, "option capot must be true or false"),
-    ({"sevens": "green"}, "option sevens must be one of black, red"),
-    ({"direction": "left"}, "option direction must be one of clockwise, counterclockwise"),
-    ({"end": "deals", "deals": 0}, "option deals"),
-    ({"target": -1}, "option target"),
-    ({"players": 3}, "option players says 3"),
-    ({"jack_values": {}}, "unknown option jack_values"),
-])
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        ({"capot": "yes"}, "option capot must be true or false"),
+        ({"sevens": "green"}, "option sevens must be one of black, red"),
+        ({"direction": "left"}, "option direction must be one of clockwise, counterclockwise"),
+        ({"end": "deals", "deals": 0}, "option deals"),
+        ({"target": -1}, "option target"),
+        ({"players": 3}, "option players says 3"),
+        ({"jack_values": {}}, "unknown option jack_values"),
+    ],
+)
 def test_bad_options_are_refused(options, words):
     assert words in refused([], options=options)
 
@@ -290,8 +315,11 @@ def test_a_deal_totals_5_unless_capot(players, data):
 
 
 @settings(max_examples=100)
-@given(st.lists(st.tuples(*[st.integers(0, 3)] * 4), min_size=1, max_size=15),
-       st.sampled_from(["clockwise", "counterclockwise"]), st.integers(0, 3))
+@given(
+    st.lists(st.tuples(*[st.integers(0, 3)] * 4), min_size=1, max_size=15),
+    st.sampled_from(["clockwise", "counterclockwise"]),
+    st.integers(0, 3),
+)
 def test_the_fold_follows_the_rules(seats, direction, first):
     deals = [jacks(*s) for s in seats]
     try:
@@ -302,8 +330,9 @@ def test_the_fold_follows_the_rules(seats, direction, first):
     assert c["totals"] == [sum(p[s] for p in c["per_deal"]) for s in range(4)]
     if c["finished"]:
         assert max(c["totals"]) >= 20
-        assert c["winners"] == [s for s in range(4) if c["totals"][s] < 20] or \
-            min(c["totals"]) >= 20
+        assert (
+            c["winners"] == [s for s in range(4) if c["totals"][s] < 20] or min(c["totals"]) >= 20
+        )
     else:
         assert max(c["totals"]) < 20
         step = 1 if direction == "clockwise" else -1

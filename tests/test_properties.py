@@ -22,8 +22,10 @@ def black_maria_deal(draw, players=None):
     n = players or draw(st.integers(3, 6))
     hearts = 12 if n == 6 else 13
     seat = st.integers(0, n - 1)
-    deal = {"hearts": draw(split(hearts, n)),
-            "taken_by": {"QS": draw(seat), "KS": draw(seat), "AS": draw(seat)}}
+    deal = {
+        "hearts": draw(split(hearts, n)),
+        "taken_by": {"QS": draw(seat), "KS": draw(seat), "AS": draw(seat)},
+    }
     return n, deal
 
 
@@ -54,11 +56,16 @@ def test_a_moon_under_others_hands_out_three_times_26(shooter):
 @st.composite
 def spot_black_maria_deal(draw):
     n = draw(st.integers(3, 6))
-    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"] + ([] if n == 6 else ["2"])
+    ranks = ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3"] + (
+        [] if n == 6 else ["2"]
+    )
     owners = draw(st.lists(st.integers(0, n - 1), min_size=len(ranks), max_size=len(ranks)))
     cards = [[r + "H" for r, o in zip(ranks, owners) if o == s] for s in range(n)]
     seat = st.integers(0, n - 1)
-    return n, {"heart_cards": cards, "taken_by": {"QS": draw(seat), "KS": draw(seat), "AS": draw(seat)}}
+    return n, {
+        "heart_cards": cards,
+        "taken_by": {"QS": draw(seat), "KS": draw(seat), "AS": draw(seat)},
+    }
 
 
 @SETTINGS

@@ -51,34 +51,42 @@ def test_classic_scoring():
     assert computed([took(A, A, A)], options=opts)["per_deal"] == [[4, 0, 0, 0]]
     # two of the three is no bonus: A first + Q♣ = 2, C last = 1: sum 3
     assert computed([took(A, C, A)], options=opts)["per_deal"] == [[2, 0, 1, 0]]
-    _match, st = load(record([took(B, B, B)], options=opts))
-    assert "Bartek" in st.rows[0].score.note
+    _match, standings = load(record([took(B, B, B)], options=opts))
+    assert "Bartek" in standings.rows[0].score.note
 
 
 def test_default_options():
-    match, _st = load(record([]))
-    assert match.options == {"players": 4, "classic": False, "end": "target", "target": 10,
-                             "deals": 8}  # deals default 2 × 4
-    match, _st = load(record([], players=5))
+    match, _standings = load(record([]))
+    assert match.options == {
+        "players": 4,
+        "classic": False,
+        "end": "target",
+        "target": 10,
+        "deals": 8,
+    }  # deals default 2 × 4
+    match, _standings = load(record([], players=5))
     assert match.options["deals"] == 10  # 2 × 5
 
 
 # --- the pack ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("players, removed, hand", [
-    (3, True, 10),  # (32 - 2) / 3 = 10
-    (4, False, 8),  # 32 / 4 = 8
-    (5, True, 6),  # (32 - 2) / 5 = 6
-    (6, True, 5),  # (32 - 2) / 6 = 5
-])
+@pytest.mark.parametrize(
+    "players, removed, hand",
+    [
+        (3, True, 10),  # (32 - 2) / 3 = 10
+        (4, False, 8),  # 32 / 4 = 8
+        (5, True, 6),  # (32 - 2) / 5 = 6
+        (6, True, 5),  # (32 - 2) / 6 = 5
+    ],
+)
 def test_the_plan_says_which_cards_to_take_out_and_the_hand(players, removed, hand):
-    _match, st = load(record([], players=players))
-    notes = " ".join(map(str, st.next.notes))
+    _match, standings = load(record([], players=players))
+    notes = " ".join(map(str, standings.next.notes))
     assert f"{hand} cards each" in notes
     assert ("7♠ 7♣" in notes) == removed
     assert "A K Q J 10 9 8 7" in notes
-    assert st.next.trump is None
+    assert standings.next.trump is None
 
 
 # --- dealer and leader -------------------------------------------------------
@@ -90,7 +98,10 @@ def test_dealer_moves_left_and_eldest_leads():
     assert computed([EXAMPLE], first_dealer=3)["next"] == {"dealer": 0, "leader": 1, "pass": None}
     # 5 players, first dealer 4: after two deals dealer (4 + 2) mod 5 = 1, eldest 2
     assert computed([EXAMPLE] * 2, players=5, first_dealer=4)["next"] == {
-        "dealer": 1, "leader": 2, "pass": None}
+        "dealer": 1,
+        "leader": 2,
+        "pass": None,
+    }
 
 
 # --- the end -----------------------------------------------------------------
@@ -161,32 +172,41 @@ def test_fixed_deals_default_twice_round_and_ignores_the_target():
 # --- refused entries and options ----------------------------------------------
 
 
-@pytest.mark.parametrize("deal, words", [
-    ({"taken_by": {"first_trick": A, "last_trick": B}}, "say who took Q♣"),
-    ({"taken_by": {"first_trick": A, "QC": B}}, "say who took the last trick"),
-    ({"taken_by": {"last_trick": A, "QC": B, "first_trick": None}}, "say who took the first trick"),
-    ({}, "say who took the first trick"),
-    ({"taken_by": {**EXAMPLE["taken_by"], "QS": A}}, "Q♠ is not scored in this deal"),
-    ({"taken_by": {**EXAMPLE["taken_by"], "QC": 4}}, "must be a seat from 0 to 3"),
-    ({"taken_by": {**EXAMPLE["taken_by"], "QC": "B"}}, "must be a seat from 0 to 3"),
-    ({"taken_by": [A, C, B]}, "taken_by must say who took"),
-    ({**EXAMPLE, "tricks": [2, 2, 2, 2]}, "unknown field tricks"),
-])
+@pytest.mark.parametrize(
+    "deal, words",
+    [
+        ({"taken_by": {"first_trick": A, "last_trick": B}}, "say who took Q♣"),
+        ({"taken_by": {"first_trick": A, "QC": B}}, "say who took the last trick"),
+        (
+            {"taken_by": {"last_trick": A, "QC": B, "first_trick": None}},
+            "say who took the first trick",
+        ),
+        ({}, "say who took the first trick"),
+        ({"taken_by": {**EXAMPLE["taken_by"], "QS": A}}, "Q♠ is not scored in this deal"),
+        ({"taken_by": {**EXAMPLE["taken_by"], "QC": 4}}, "must be a seat from 0 to 3"),
+        ({"taken_by": {**EXAMPLE["taken_by"], "QC": "B"}}, "must be a seat from 0 to 3"),
+        ({"taken_by": [A, C, B]}, "taken_by must say who took"),
+        ({**EXAMPLE, "tricks": [2, 2, 2, 2]}, "unknown field tricks"),
+    ],
+)
 def test_impossible_entries_are_refused_by_name(deal, words):
     message = refused([deal])
     assert message.startswith("deal 1: ") and words in message
 
 
-@pytest.mark.parametrize("options, players, words", [
-    ({"classic": "yes"}, 4, "option classic must be true or false"),
-    ({"end": "never"}, 4, "option end must be one of target, deals"),
-    ({"deals": 0}, 4, "option deals"),
-    ({"target": None}, 4, "option target"),
-    ({"players": 5}, 4, "option players says 5"),
-    ({"players": 2}, 2, "option players must be one of"),
-    ({}, 2, "3, 4, 5 or 6"),
-    ({"moon": "off"}, 4, "unknown option moon"),
-])
+@pytest.mark.parametrize(
+    "options, players, words",
+    [
+        ({"classic": "yes"}, 4, "option classic must be true or false"),
+        ({"end": "never"}, 4, "option end must be one of target, deals"),
+        ({"deals": 0}, 4, "option deals"),
+        ({"target": None}, 4, "option target"),
+        ({"players": 5}, 4, "option players says 5"),
+        ({"players": 2}, 2, "option players must be one of"),
+        ({}, 2, "3, 4, 5 or 6"),
+        ({"moon": "off"}, 4, "unknown option moon"),
+    ],
+)
 def test_bad_options_are_refused(options, players, words):
     assert words in refused([], options=options, players=players)
 

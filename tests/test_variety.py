@@ -41,6 +41,7 @@ def pts(entry, options=None):
 
 # --- RULES.md's worked examples ----------------------------------------------
 
+
 def test_type_2_seven_tricks_no_bonus():
     # attackers 7 tricks × 2 = 14 each; defenders 13 - 7 = 6 tricks × 2 = 12 each; 14 > 12
     assert pts(deal(2, [ALA, CELINA], tricks=7)) == [14, 12, 14, 12]
@@ -68,12 +69,16 @@ def test_type_5_two_and_two_is_a_tie_and_a_failure_by_default():
 
 # --- every type ----------------------------------------------------------------
 
-@pytest.mark.parametrize("tricks, expected", [
-    (7, [12, 12, 0, 0]),    # 7 of 13 is more: attackers 12, defenders 0; 12 > 0
-    (13, [12, 12, 0, 0]),   # all 13: the same
-    (6, [0, 0, 22, 22]),    # defenders 7 is more: 12; attackers 0 < 12: 12 + 10 = 22
-    (0, [0, 0, 22, 22]),
-])
+
+@pytest.mark.parametrize(
+    "tricks, expected",
+    [
+        (7, [12, 12, 0, 0]),  # 7 of 13 is more: attackers 12, defenders 0; 12 > 0
+        (13, [12, 12, 0, 0]),  # all 13: the same
+        (6, [0, 0, 22, 22]),  # defenders 7 is more: 12; attackers 0 < 12: 12 + 10 = 22
+        (0, [0, 0, 22, 22]),
+    ],
+)
 def test_type_1_twelve_to_the_side_with_more_tricks(tricks, expected):
     assert pts(deal(1, [ALA, BARTEK], tricks=tricks)) == expected
 
@@ -161,11 +166,20 @@ def test_the_variant_changes_only_types_2_and_7():
 
 def test_types_are_data_with_seed_trumps():
     assert [(t.number, t.trump) for t in TYPES.values()] == [
-        (1, None), (2, "C"), (3, "H"), (4, "D"), (5, "S"), (6, "C"), (7, "S"), (8, None)]
+        (1, None),
+        (2, "C"),
+        (3, "H"),
+        (4, "D"),
+        (5, "S"),
+        (6, "C"),
+        (7, "S"),
+        (8, None),
+    ]
     assert TYPES[6].lowest_wins and not any(t.lowest_wins for n, t in TYPES.items() if n != 6)
 
 
 # --- the auction ----------------------------------------------------------------
+
 
 def test_auction_seed_first_example():
     # A 2, B 3, C 6, D 2: type 2; A and D attack B and C. Dealer 3 → A is seat 0.
@@ -180,8 +194,12 @@ def test_auction_seed_second_example():
     # A 5, B 1, C 8, D 4, A 7, B 3, C 4: type 4; D (first) and C (repeater) attack A and B;
     # the leader is D's left, A. Dealer 3 → A seat 0, B 1, C 2, D 3.
     a = auction(3, [5, 1, 8, 4, 7, 3, 4])
-    assert (a.contract, a.attackers, a.defenders, a.leader) == \
-        (4, (DAREK, CELINA), (ALA, BARTEK), ALA)
+    assert (a.contract, a.attackers, a.defenders, a.leader) == (
+        4,
+        (DAREK, CELINA),
+        (ALA, BARTEK),
+        ALA,
+    )
     assert a.called == ((5, 7), (1, 3), (8, 4), (4,))
 
 
@@ -199,8 +217,12 @@ def test_auction_in_progress_turn_and_barred():
 def test_auction_repeat_on_the_second_call():
     # dealer 0: Bartek 4, Celina 4 → Bartek and Celina attack, Celina (Bartek's left) leads
     a = auction(0, [4, 4])
-    assert a.ended and (a.contract, a.attackers, a.defenders, a.leader) == \
-        (4, (BARTEK, CELINA), (ALA, DAREK), CELINA)
+    assert a.ended and (a.contract, a.attackers, a.defenders, a.leader) == (
+        4,
+        (BARTEK, CELINA),
+        (ALA, DAREK),
+        CELINA,
+    )
     # through the record: type 2, 7 tricks → 14 to Bartek and Celina, 12 to the others
     assert pts({"bids": [2, 2], "tricks": 7}) == [12, 14, 14, 12]
 
@@ -210,8 +232,12 @@ def test_auction_ends_on_the_ninth_call():
     # all eight named; Bartek's third call must repeat another's: 3, named by Darek
     calls = [1, 2, 3, 4, 5, 6, 7, 8, 3]
     a = auction(0, calls)
-    assert a.ended and (a.contract, a.attackers, a.defenders, a.leader) == \
-        (3, (DAREK, BARTEK), (ALA, CELINA), ALA)
+    assert a.ended and (a.contract, a.attackers, a.defenders, a.leader) == (
+        3,
+        (DAREK, BARTEK),
+        (ALA, CELINA),
+        ALA,
+    )
     assert not auction(0, calls[:8]).ended
     assert auction(0, calls[:8]).turn == BARTEK and auction(0, calls[:8]).barred == (1, 5)
     # spades 7 → Darek and Bartek 14, Ala and Celina 12
@@ -228,33 +254,42 @@ def test_a_player_may_not_repeat_their_own_call():
     # dealer 0: Bartek 5, Celina 1, Darek 8, Ala 4, Bartek 5 again
     with pytest.raises(EntryError) as e:
         auction(0, [5, 1, 8, 4, 5], NAMES[:4])
-    assert e.value.message == ("call 5: Bartek already named type 5 in this auction and may "
-                               "not name it again")
-    refused([{"bids": [5, 1, 8, 4, 5, 1], "black_tj": 2, "red_tj": 2}],
-            match="deal 1: call 5: Bartek already named type 5")
+    assert e.value.message == (
+        "call 5: Bartek already named type 5 in this auction and may not name it again"
+    )
+    refused(
+        [{"bids": [5, 1, 8, 4, 5, 1], "black_tj": 2, "red_tj": 2}],
+        match="deal 1: call 5: Bartek already named type 5",
+    )
 
 
 def test_calls_after_the_end_are_refused():
     with pytest.raises(EntryError, match="ended at call 4"):
         auction(0, [2, 3, 6, 2, 5])
-    refused([{"bids": [2, 3, 6, 2, 5], "tricks": 7}],
-            match="the auction ended at call 4, when Ala named type 2 again; "
-                  "call 5 is one too many")
+    refused(
+        [{"bids": [2, 3, 6, 2, 5], "tricks": 7}],
+        match="the auction ended at call 4, when Ala named type 2 again; call 5 is one too many",
+    )
 
 
 def test_an_unfinished_auction_is_refused_in_the_record():
-    refused([{"bids": [2, 3, 6], "tricks": 7}],
-            match="the auction has not ended: no type has been named twice yet (Ala calls next)")
+    refused(
+        [{"bids": [2, 3, 6], "tricks": 7}],
+        match="the auction has not ended: no type has been named twice yet (Ala calls next)",
+    )
     refused([{"bids": [], "tricks": 7}], match="has not ended")
 
 
-@pytest.mark.parametrize("bids, message", [
-    ([0, 2, 2], "call 1 (Bartek) must be a deal type from 1 to 8"),
-    ([2, 9], "call 2 (Celina) must be a deal type from 1 to 8"),
-    ([2, "2"], "call 2 (Celina) must be a deal type from 1 to 8"),
-    ([2, True], "call 2 (Celina) must be a deal type from 1 to 8"),
-    ("2 2", "bids must list the calls in order"),
-])
+@pytest.mark.parametrize(
+    "bids, message",
+    [
+        ([0, 2, 2], "call 1 (Bartek) must be a deal type from 1 to 8"),
+        ([2, 9], "call 2 (Celina) must be a deal type from 1 to 8"),
+        ([2, "2"], "call 2 (Celina) must be a deal type from 1 to 8"),
+        ([2, True], "call 2 (Celina) must be a deal type from 1 to 8"),
+        ("2 2", "bids must list the calls in order"),
+    ],
+)
 def test_bad_calls(bids, message):
     refused([{"bids": bids, "tricks": 7}], match=message)
 
@@ -264,94 +299,121 @@ def test_bids_and_contract_attackers_must_agree():
     good = {"bids": [2, 3, 6, 2], "contract": 2, "attackers": [BARTEK, ALA], "tricks": 7}
     assert pts(good) == [14, 14, 12, 12]  # 7 × 2 = 14; 6 × 2 = 12
     refused([{**good, "contract": 3}], match="the calls choose type 2, but contract says 3")
-    refused([{**good, "attackers": [ALA, BARTEK]}],
-            match="the calls make Bartek and Ala the attackers, but attackers says Ala and Bartek")
+    refused(
+        [{**good, "attackers": [ALA, BARTEK]}],
+        match="the calls make Bartek and Ala the attackers, but attackers says Ala and Bartek",
+    )
     refused([{**good, "attackers": [BARTEK, CELINA]}], match="but attackers says Bartek and Celina")
     # one of them alone beside the bids is checked too
     assert pts({"bids": [2, 3, 6, 2], "contract": 2, "tricks": 7}) == [14, 14, 12, 12]
-    refused([{"bids": [2, 3, 6, 2], "attackers": [CELINA, ALA], "tricks": 7}],
-            match="the calls make Bartek and Ala")
+    refused(
+        [{"bids": [2, 3, 6, 2], "attackers": [CELINA, ALA], "tricks": 7}],
+        match="the calls make Bartek and Ala",
+    )
 
 
 def test_the_stored_entry_carries_the_contract_and_attackers():
-    match, _st = load(record("variety", [{"bids": [2, 3, 6, 2], "tricks": 7}]))
+    match, _standings = load(record("variety", [{"bids": [2, 3, 6, 2], "tricks": 7}]))
     assert match.deals == [{"bids": [2, 3, 6, 2], "contract": 2, "attackers": [1, 0], "tricks": 7}]
     # and it loads again as stored
-    again, _st = load(record("variety", match.deals))
+    again, _standings = load(record("variety", match.deals))
     assert again.deals == match.deals
 
 
-@pytest.mark.parametrize("entry, message", [
-    ({"tricks": 7}, "say the calls (bids), or the type played (contract) and the attackers"),
-    ({"contract": 2, "tricks": 7}, "say who attacked"),
-    ({"attackers": [0, 1], "tricks": 7}, "say which type was played"),
-    (deal(2, [1, 1], tricks=7), "the two attackers must be two different players"),
-    (deal(2, [1], tricks=7), "attackers must be two players"),
-    (deal(2, [1, 2, 3], tricks=7), "attackers must be two players"),
-    (deal(2, [1, 4], tricks=7), "attackers must be a seat from 0 to 3"),
-    (deal(9, [1, 2], tricks=7), "contract must be between 1 and 8"),
-    (deal(0, [1, 2], tricks=7), "contract must be between 1 and 8"),
-    ({"contract": 2, "attackers": "0,1", "tricks": 7}, "attackers must be two players"),
-])
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ({"tricks": 7}, "say the calls (bids), or the type played (contract) and the attackers"),
+        ({"contract": 2, "tricks": 7}, "say who attacked"),
+        ({"attackers": [0, 1], "tricks": 7}, "say which type was played"),
+        (deal(2, [1, 1], tricks=7), "the two attackers must be two different players"),
+        (deal(2, [1], tricks=7), "attackers must be two players"),
+        (deal(2, [1, 2, 3], tricks=7), "attackers must be two players"),
+        (deal(2, [1, 4], tricks=7), "attackers must be a seat from 0 to 3"),
+        (deal(9, [1, 2], tricks=7), "contract must be between 1 and 8"),
+        (deal(0, [1, 2], tricks=7), "contract must be between 1 and 8"),
+        ({"contract": 2, "attackers": "0,1", "tricks": 7}, "attackers must be two players"),
+    ],
+)
 def test_contract_and_attackers_checked(entry, message):
     assert refused([entry], match=message).startswith("deal 1: ")
 
 
 # --- the counts: what each type needs, and what cannot happen ----------------------
 
-@pytest.mark.parametrize("entry, message", [
-    # a field the type does not count
-    (deal(3, [0, 1], spades=7, red=10), "type 3 counts spades; red has no place in it"),
-    (deal(2, [0, 1], tricks=7, clubs=3), "type 2 counts tricks; clubs has no place in it"),
-    (deal(5, [0, 1], black_tj=2, red_tj=2, spades=1), "spades has no place"),
-    (deal(6, [0, 1], red=13, red_tj=2), "red_tj has no place"),
-    (deal(7, [0, 1], clubs=3, spades=3), "spades has no place"),
-    (deal(1, [0, 1], tricks=7, red=13), "type 1 counts tricks; red has no place"),
-    # a count the type needs is missing
-    (deal(2, [0, 1]), "type 2: say how many tricks the attackers took"),
-    (deal(4, [0, 1], red=10), "type 4: say how many tricks the attackers took"),
-    (deal(4, [0, 1], tricks=6), "type 4: say how many red cards the attackers took"),
-    (deal(5, [0, 1], black_tj=2), "type 5: say how many red tens and jacks the attackers took"),
-    (deal(7, [0, 1]), "type 7: say how many clubs"),
-    # out of range
-    (deal(1, [0, 1], tricks=14), "the attackers' tricks must be between 0 and 13"),
-    (deal(8, [0, 1], tricks=-1), "the attackers' tricks must be between 0 and 13"),
-    (deal(2, [0, 1], tricks=6.5), "the attackers' tricks must be a whole number"),
-    (deal(3, [0, 1], spades=14), "the attackers' spades must be between 0 and 13"),
-    (deal(4, [0, 1], tricks=7, red=27), "the attackers' red cards must be between 0 and 26"),
-    (deal(5, [0, 1], black_tj=5, red_tj=0), "black tens and jacks must be between 0 and 4"),
-    (deal(5, [0, 1], black_tj=0, red_tj=5), "red tens and jacks must be between 0 and 4"),
-    (deal(6, [0, 1], red=27), "the attackers' red cards must be between 0 and 26"),
-    (deal(7, [0, 1], clubs=14), "the attackers' clubs must be between 0 and 13"),
-    # cards that do not fit the tricks
-    # type 4: 5 tricks are 20 cards, not 22 red
-    (deal(4, [0, 1], tricks=5, red=22),
-     "the attackers took 5 tricks, 20 cards, so not 22 red ones"),
-    # type 4: 8 tricks are 32 cards; 4 red → 28 black > 26
-    (deal(4, [0, 1], tricks=8, red=4),
-     "the attackers took 8 tricks, 32 cards: with 4 red that makes 28 black, "
-     "but there are only 26"),
-    # type 3: 1 trick, 4 cards, cannot hold 5 spades
-    (deal(3, [0, 1], spades=5, tricks=1),
-     "the attackers took 1 trick, 4 cards: too few for 5 spades"),
-    # type 3: all 13 tricks but only 12 spades: the defenders hold 1 spade in no cards
-    (deal(3, [0, 1], spades=12, tricks=13),
-     "the defenders took 0 tricks, 0 cards: too few for 1 spade"),
-    # type 5: 1 trick, 4 cards, not 3 + 2 tens and jacks
-    (deal(5, [0, 1], black_tj=3, red_tj=2, tricks=1),
-     "the attackers took 1 trick, 4 cards: too few for 3 black 10/J, 2 red 10/J"),
-    # type 6: 0 tricks but 3 red cards
-    (deal(6, [0, 1], red=3, tricks=0),
-     "the attackers took 0 tricks, 0 cards: too few for 3 red cards"),
-    # type 6: 12 tricks (48 cards) leave the defenders 4 cards for 26 - 20 = 6 red
-    (deal(6, [0, 1], red=20, tricks=12),
-     "the defenders took 1 trick, 4 cards: too few for 6 red cards"),
-    # type 7: 2 tricks, 8 cards, not 9 clubs
-    (deal(7, [0, 1], clubs=9, tricks=2),
-     "the attackers took 2 tricks, 8 cards: too few for 9 clubs"),
-    # unknown field
-    (deal(2, [0, 1], tricks=7, bonus=10), "unknown field bonus"),
-])
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        # a field the type does not count
+        (deal(3, [0, 1], spades=7, red=10), "type 3 counts spades; red has no place in it"),
+        (deal(2, [0, 1], tricks=7, clubs=3), "type 2 counts tricks; clubs has no place in it"),
+        (deal(5, [0, 1], black_tj=2, red_tj=2, spades=1), "spades has no place"),
+        (deal(6, [0, 1], red=13, red_tj=2), "red_tj has no place"),
+        (deal(7, [0, 1], clubs=3, spades=3), "spades has no place"),
+        (deal(1, [0, 1], tricks=7, red=13), "type 1 counts tricks; red has no place"),
+        # a count the type needs is missing
+        (deal(2, [0, 1]), "type 2: say how many tricks the attackers took"),
+        (deal(4, [0, 1], red=10), "type 4: say how many tricks the attackers took"),
+        (deal(4, [0, 1], tricks=6), "type 4: say how many red cards the attackers took"),
+        (deal(5, [0, 1], black_tj=2), "type 5: say how many red tens and jacks the attackers took"),
+        (deal(7, [0, 1]), "type 7: say how many clubs"),
+        # out of range
+        (deal(1, [0, 1], tricks=14), "the attackers' tricks must be between 0 and 13"),
+        (deal(8, [0, 1], tricks=-1), "the attackers' tricks must be between 0 and 13"),
+        (deal(2, [0, 1], tricks=6.5), "the attackers' tricks must be a whole number"),
+        (deal(3, [0, 1], spades=14), "the attackers' spades must be between 0 and 13"),
+        (deal(4, [0, 1], tricks=7, red=27), "the attackers' red cards must be between 0 and 26"),
+        (deal(5, [0, 1], black_tj=5, red_tj=0), "black tens and jacks must be between 0 and 4"),
+        (deal(5, [0, 1], black_tj=0, red_tj=5), "red tens and jacks must be between 0 and 4"),
+        (deal(6, [0, 1], red=27), "the attackers' red cards must be between 0 and 26"),
+        (deal(7, [0, 1], clubs=14), "the attackers' clubs must be between 0 and 13"),
+        # cards that do not fit the tricks
+        # type 4: 5 tricks are 20 cards, not 22 red
+        (
+            deal(4, [0, 1], tricks=5, red=22),
+            "the attackers took 5 tricks, 20 cards, so not 22 red ones",
+        ),
+        # type 4: 8 tricks are 32 cards; 4 red → 28 black > 26
+        (
+            deal(4, [0, 1], tricks=8, red=4),
+            "the attackers took 8 tricks, 32 cards: with 4 red that makes 28 black, "
+            "but there are only 26",
+        ),
+        # type 3: 1 trick, 4 cards, cannot hold 5 spades
+        (
+            deal(3, [0, 1], spades=5, tricks=1),
+            "the attackers took 1 trick, 4 cards: too few for 5 spades",
+        ),
+        # type 3: all 13 tricks but only 12 spades: the defenders hold 1 spade in no cards
+        (
+            deal(3, [0, 1], spades=12, tricks=13),
+            "the defenders took 0 tricks, 0 cards: too few for 1 spade",
+        ),
+        # type 5: 1 trick, 4 cards, not 3 + 2 tens and jacks
+        (
+            deal(5, [0, 1], black_tj=3, red_tj=2, tricks=1),
+            "the attackers took 1 trick, 4 cards: too few for 3 black 10/J, 2 red 10/J",
+        ),
+        # type 6: 0 tricks but 3 red cards
+        (
+            deal(6, [0, 1], red=3, tricks=0),
+            "the attackers took 0 tricks, 0 cards: too few for 3 red cards",
+        ),
+        # type 6: 12 tricks (48 cards) leave the defenders 4 cards for 26 - 20 = 6 red
+        (
+            deal(6, [0, 1], red=20, tricks=12),
+            "the defenders took 1 trick, 4 cards: too few for 6 red cards",
+        ),
+        # type 7: 2 tricks, 8 cards, not 9 clubs
+        (
+            deal(7, [0, 1], clubs=9, tricks=2),
+            "the attackers took 2 tricks, 8 cards: too few for 9 clubs",
+        ),
+        # unknown field
+        (deal(2, [0, 1], tricks=7, bonus=10), "unknown field bonus"),
+    ],
+)
 def test_bad_counts_are_refused_in_table_words(entry, message):
     assert refused([entry], match=message).startswith("deal 1: ")
 
@@ -365,15 +427,19 @@ def test_tricks_is_only_checked_for_fit_where_the_type_does_not_count_it():
 
 # --- dealer, caller and leader over the deals ---------------------------------------
 
+
 def test_dealer_moves_left_and_the_dealers_left_calls_first():
     entry = deal(2, [ALA, CELINA], tricks=7)
-    m, _st = load(record("variety", [], 4, None, first_dealer=2))
+    m, _standings = load(record("variety", [], 4, None, first_dealer=2))
     seen = []
     for k in range(5):
-        m, _st = load(record("variety", [entry] * k, 4, None, first_dealer=2))
+        m, _standings = load(record("variety", [entry] * k, 4, None, first_dealer=2))
         plan = fold(m).next
         seen.append((plan.dealer, plan.context["first_caller"]))
-        assert plan.leader is None and plan.leader_text == "the first namer's left-hand neighbour leads"
+        assert (
+            plan.leader is None
+            and plan.leader_text == "the first namer's left-hand neighbour leads"
+        )
         assert plan.title == f"Deal {k + 1}"
         assert NAMES[(plan.dealer + 1) % 4] + " calls first" in plan.notes[0]
         assert plan.fields == []
@@ -393,58 +459,77 @@ def test_the_bids_are_read_from_each_deals_dealer():
 
 
 def test_the_leader_is_named_in_the_deals_words():
-    m, st = load(record("variety", [{"bids": [5, 1, 8, 4, 7, 3, 4], "tricks": 7, "red": 14}],
-                        first_dealer=3))
-    row = st.rows[0]
+    m, standings = load(
+        record("variety", [{"bids": [5, 1, 8, 4, 7, 3, 4], "tricks": 7, "red": 14}], first_dealer=3)
+    )
+    row = standings.rows[0]
     # dealer Darek: Ala 5, Bartek 1, Celina 8, Darek 4, Ala 7, Bartek 3, Celina 4
     # → Darek and Celina attack, Ala (Darek's left) leads
-    assert row.words == ("calls 5 1 8 4 7 3 4; type 4, ♦ trumps; Darek and Celina attack, "
-                         "Ala and Bartek defend, Ala leads; "
-                         "the attackers took 7 tricks, 14 red, 14 black")
+    assert row.words == (
+        "calls 5 1 8 4 7 3 4; type 4, ♦ trumps; Darek and Celina attack, "
+        "Ala and Bartek defend, Ala leads; "
+        "the attackers took 7 tricks, 14 red, 14 black"
+    )
     # 14 - 14 = 0; defenders 12 red, 12 black: 0; a tie → Ala and Bartek +10
     assert row.score.points == [10, 10, 0, 0]
     assert row.score.tag == "4 ♦"
-    assert row.score.note == ("Type 4, ♦ trumps: Darek and Celina 0, Ala and Bartek 0. "
-                              "A tie counts as the attackers' failure: "
-                              "the defenders get +10 each.")
-    assert row.score.lines == ["defender: 12 red, 12 black → 0, +10 → 10",
-                               "defender: 12 red, 12 black → 0, +10 → 10",
-                               "attacker: 14 red, 14 black → 0",
-                               "attacker: 14 red, 14 black → 0"]
+    assert row.score.note == (
+        "Type 4, ♦ trumps: Darek and Celina 0, Ala and Bartek 0. "
+        "A tie counts as the attackers' failure: "
+        "the defenders get +10 each."
+    )
+    assert row.score.lines == [
+        "defender: 12 red, 12 black → 0, +10 → 10",
+        "defender: 12 red, 12 black → 0, +10 → 10",
+        "attacker: 14 red, 14 black → 0",
+        "attacker: 14 red, 14 black → 0",
+    ]
 
 
 def test_score_words_for_other_types():
-    m, st = load(record("variety", [deal(1, [ALA, BARTEK], tricks=5), deal(6, [2, 3], red=13)],
-                        options={"tie": "nobody"}))
-    one, six = st.rows
+    m, standings = load(
+        record(
+            "variety",
+            [deal(1, [ALA, BARTEK], tricks=5), deal(6, [2, 3], red=13)],
+            options={"tie": "nobody"},
+        )
+    )
+    one, six = standings.rows
     assert one.score.tag == "1 NT" and six.score.tag == "6 ♣"
     assert one.score.note.endswith("The attackers failed: the defenders get +10 each.")
     assert one.score.lines[0] == "attacker: 5 tricks → 0"
     assert one.score.lines[2] == "defender: 8 tricks → 12, +10 → 22"
     assert six.score.note.endswith("A tie: no bonus.")
-    assert one.words == ("type 1, no trumps; Ala and Bartek attack, Celina and Darek defend, "
-                         "Bartek leads; the attackers took 5 tricks")
+    assert one.words == (
+        "type 1, no trumps; Ala and Bartek attack, Celina and Darek defend, "
+        "Bartek leads; the attackers took 5 tricks"
+    )
 
 
 # --- who called what -------------------------------------------------------------------
 
+
 def test_types_called_so_far_are_kept_per_player():
     deals = [
         {"bids": [5, 1, 8, 4, 7, 3, 4], "tricks": 7, "red": 14},  # dealer Ala: B C D A B C D
-        deal(2, [CELINA, ALA], tricks=7),                          # only the attackers are known
+        deal(2, [CELINA, ALA], tricks=7),  # only the attackers are known
     ]
-    m, st = load(record("variety", deals))
+    m, standings = load(record("variety", deals))
     # deal 1: Bartek 5 7, Celina 1 3, Darek 8 4, Ala 4; deal 2: Celina and Ala named 2
     expected = [[2, 4], [5, 7], [1, 2, 3], [4, 8]]
-    assert st.next.context["called"] == expected
+    assert standings.next.context["called"] == expected
     assert fold(load(record("variety", []))[0]).next.context["called"] == [[], [], [], []]
 
 
 # --- options and the end --------------------------------------------------------------
 
+
 def test_deals_option_multiples_of_four():
-    assert load(record("variety", []))[0].options == {"deals": 8, "tie": "defenders",
-                                                      "variant": "standard"}
+    assert load(record("variety", []))[0].options == {
+        "deals": 8,
+        "tie": "defenders",
+        "variant": "standard",
+    }
     assert load(record("variety", [], options={"deals": 4}))[0].options["deals"] == 4
     assert load(record("variety", [], options={"deals": 12}))[0].options["deals"] == 12
     refused([], {"deals": 6}, match="the number of deals must be 4, 8 or another multiple of 4")
@@ -497,6 +582,7 @@ def test_registered_with_its_name():
 
 # --- properties -------------------------------------------------------------------------
 
+
 @st.composite
 def legal_auctions(draw):
     """A dealer and a legal sequence of calls, up to the end of the auction."""
@@ -539,14 +625,26 @@ def test_any_calls_give_a_state_or_a_table_error(dealer, calls):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.sampled_from(range(1, 9)), st.integers(0, 13), st.integers(0, 26),
-       st.integers(0, 4), st.integers(0, 4))
+@given(
+    st.sampled_from(range(1, 9)),
+    st.integers(0, 13),
+    st.integers(0, 26),
+    st.integers(0, 4),
+    st.integers(0, 4),
+)
 def test_a_side_scores_what_the_other_does_not_count_twice(contract, tricks, red, btj, rtj):
     """Every accepted type-4 and type-5 deal is zero-sum before the bonus; a refusal is an
     EntryError-based RecordError, never a crash."""
-    took = {1: {"tricks": tricks}, 2: {"tricks": tricks}, 3: {"spades": min(tricks, 13)},
-            4: {"tricks": tricks, "red": red}, 5: {"black_tj": btj, "red_tj": rtj},
-            6: {"red": red}, 7: {"clubs": min(tricks, 13)}, 8: {"tricks": tricks}}[contract]
+    took = {
+        1: {"tricks": tricks},
+        2: {"tricks": tricks},
+        3: {"spades": min(tricks, 13)},
+        4: {"tricks": tricks, "red": red},
+        5: {"black_tj": btj, "red_tj": rtj},
+        6: {"red": red},
+        7: {"clubs": min(tricks, 13)},
+        8: {"tricks": tricks},
+    }[contract]
     try:
         p = pts(deal(contract, [ALA, CELINA], **took), {"tie": "nobody"})
     except RecordError as e:

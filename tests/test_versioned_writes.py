@@ -14,10 +14,15 @@ E = {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}
 
 
 def new_match(client, deals) -> int:
-    r = client.post("/api/matches", json={"game": "black_maria",
-                                          "players": ["Ala", "Bartek", "Celina"],
-                                          "options": {"end": "deals", "deals": 30},
-                                          "deals": deals})
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina"],
+            "options": {"end": "deals", "deals": 30},
+            "deals": deals,
+        },
+    )
     assert r.status_code == 201
     return r.get_json()["id"]
 
@@ -42,8 +47,11 @@ def as_form(entry, page) -> dict:
 
 
 def delete_button(page) -> dict:
-    found = re.search(r'name="seen" value="([^"]+)"><input type="hidden" name="key" '
-                      r'value="([^"]+)"', page)
+    found = re.search(
+        r'name="seen" value="([^"]+)"><input type="hidden" name="key" '
+        r'value="([^"]+)"',
+        page,
+    )
     return {"seen": found.group(1), "key": found.group(2)}
 
 
@@ -54,7 +62,8 @@ def test_a_stale_delete_with_identical_deals_is_refused_100_of_100(client):
         client.post(f"/m/{mid}/deal/1/delete", data=delete_button(a))
         r = client.post(f"/m/{mid}/deal/1/delete", data=delete_button(b), follow_redirects=True)
         assert "Nothing deleted: deal 1 was deleted on another phone meanwhile." in r.get_data(
-            as_text=True)
+            as_text=True
+        )
         assert deals(client, mid) == [D, X]  # the second D stands
 
 
@@ -138,8 +147,7 @@ def test_a_retried_delete_after_a_lost_answer_deletes_once(client):
 
 def test_a_retry_with_if_match_and_its_key_gets_the_first_answer(client):
     mid = new_match(client, [D])
-    heads = {"If-Match": client.get(f"/api/matches/{mid}").headers["ETag"],
-             "Idempotency-Key": "k1"}
+    heads = {"If-Match": client.get(f"/api/matches/{mid}").headers["ETag"], "Idempotency-Key": "k1"}
     first = client.post(f"/api/matches/{mid}/deals", json=X, headers=heads)
     again = client.post(f"/api/matches/{mid}/deals", json=X, headers=heads)
     assert (first.status_code, again.status_code) == (201, 201)
@@ -162,8 +170,11 @@ def test_writes_to_what_has_gone_are_404_with_a_message(client):
     r = client.put(f"/api/matches/{mid}/deals/1", json=D)
     assert r.status_code == 404
     assert client.delete(f"/api/matches/{mid}").status_code == 200
-    for r in [client.post(f"/api/matches/{mid}/deals", json=D),
-              client.delete(f"/api/matches/{mid}"), client.get(f"/api/matches/{mid}")]:
+    for r in [
+        client.post(f"/api/matches/{mid}/deals", json=D),
+        client.delete(f"/api/matches/{mid}"),
+        client.get(f"/api/matches/{mid}"),
+    ]:
         assert r.status_code == 404 and r.get_json()["error"]
 
 
@@ -181,9 +192,11 @@ def test_deal_ids_are_never_given_twice(app, client):
 def test_the_version_grows_with_every_change(app, client):
     mid = new_match(client, [])
     tags = [client.get(f"/api/matches/{mid}").headers["ETag"]]
-    for write in [lambda: client.post(f"/api/matches/{mid}/deals", json=D),
-                  lambda: client.put(f"/api/matches/{mid}/deals/1", json=X),
-                  lambda: client.delete(f"/api/matches/{mid}/deals/1")]:
+    for write in [
+        lambda: client.post(f"/api/matches/{mid}/deals", json=D),
+        lambda: client.put(f"/api/matches/{mid}/deals/1", json=X),
+        lambda: client.delete(f"/api/matches/{mid}/deals/1"),
+    ]:
         write()
         tags.append(client.get(f"/api/matches/{mid}").headers["ETag"])
     assert len(set(tags)) == 4
@@ -194,12 +207,19 @@ def test_the_version_grows_with_every_change(app, client):
 
 def test_an_edit_whose_later_deal_cannot_stand_says_so(client):
     # target 50; 43 a deal to one player. Bartek, Ala, Ala → over at deal 3
-    r = client.post("/api/matches", json={"game": "black_maria",
-                                          "players": ["Ala", "Bartek", "Celina"],
-                                          "options": {"target": 50}, "deals": [
-        {"hearts": [0, 13, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}},
-        {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}},
-        {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}]})
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina"],
+            "options": {"target": 50},
+            "deals": [
+                {"hearts": [0, 13, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}},
+                {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}},
+                {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}},
+            ],
+        },
+    )
     mid = r.get_json()["id"]
     r = client.put(f"/api/matches/{mid}/deals/1", json=E)
     assert r.status_code == 400 and r.get_json()["error"] == "deal 3: the match is already over"

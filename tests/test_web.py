@@ -11,8 +11,13 @@ import pytest
 from scorer import store
 
 NAMES = {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina"}
-BM = {**NAMES, "first_dealer": "0", "opt_scoring": "black_maria", "opt_end": "target",
-      "opt_spot_values": "10-10-10-15"}
+BM = {
+    **NAMES,
+    "first_dealer": "0",
+    "opt_scoring": "black_maria",
+    "opt_end": "target",
+    "opt_spot_values": "10-10-10-15",
+}
 
 
 def new_bm(client, **extra):
@@ -52,14 +57,26 @@ def marks(client, url) -> dict:
 def delete_marks(client, mid, number) -> dict:
     """What the Delete button of deal ``number``'s page sends."""
     page = text(client.get(f"/m/{mid}/deal/{number}"))
-    found = re.search(r'name="seen" value="([^"]+)"><input type="hidden" name="key" '
-                      r'value="([^"]+)"', page)
+    found = re.search(
+        r'name="seen" value="([^"]+)"><input type="hidden" name="key" '
+        r'value="([^"]+)"',
+        page,
+    )
     return {"seen": found.group(1), "key": found.group(2)}
 
 
 def test_pages_answer(client):
-    for url in ["/", "/new", "/new/hearts", "/new/black_maria", "/rules/", "/rules/hearts",
-                "/rules/black_maria", "/static/scorer.css", "/static/scorer.js"]:
+    for url in [
+        "/",
+        "/new",
+        "/new/hearts",
+        "/new/black_maria",
+        "/rules/",
+        "/rules/hearts",
+        "/rules/black_maria",
+        "/static/scorer.css",
+        "/static/scorer.js",
+    ]:
         assert client.get(url).status_code == 200, url
 
 
@@ -80,7 +97,9 @@ def test_create_enter_edit_delete_reflow(client, app):
     # Celina's hearts left empty: filled in (13 - 4 - 6 = 3)
     r = client.post(f"/m/{mid}/deal", data=deal_form([4, 6, None], 0, 1, 1, expect=0))
     assert r.status_code == 302
-    assert stored(app, mid).deals == [{"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}]
+    assert stored(app, mid).deals == [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    ]
     client.post(f"/m/{mid}/deal", data=deal_form([0, 5, 8], 2, 2, 0, expect=1))
     page = text(client.get(f"/m/{mid}"))
     # totals 17+7=24, 23+5=28, 3+31=34
@@ -89,8 +108,9 @@ def test_create_enter_edit_delete_reflow(client, app):
     # fix deal 1: Ala 3, Celina 4 → 16, 23, 4; totals 23, 28, 35
     r = client.get(f"/m/{mid}/deal/1")
     assert 'value="4"' in text(r)  # the stored entry is in the form
-    r = client.post(f"/m/{mid}/deal/1",
-                    data=deal_form([3, 6, 4], 0, 1, 1, **marks(client, f"/m/{mid}/deal/1")))
+    r = client.post(
+        f"/m/{mid}/deal/1", data=deal_form([3, 6, 4], 0, 1, 1, **marks(client, f"/m/{mid}/deal/1"))
+    )
     assert r.status_code == 302
     page = text(client.get(f"/m/{mid}"))
     assert re.findall(r'class="points">(-?\d+)<', page) == ["23", "28", "35"]
@@ -105,15 +125,18 @@ def test_create_enter_edit_delete_reflow(client, app):
     assert kinds == ["create", "add", "add", "edit", "delete"]
 
 
-@pytest.mark.parametrize("form, message", [
-    (deal_form([4, 6, 4], 0, 1, 1, expect=0), "hearts add up to 14, but 13 are in play"),
-    (deal_form([4, 10, None], 0, 1, 1, expect=0), "add up to 14, but 13 are in play"),
-    (deal_form([4, None, None], 0, 1, 1, expect=0), "fill in a number for Bartek"),
-    (deal_form([4, 6, 3], 0, 1, "", expect=0), "say who took A♠"),
-    (deal_form([4, "six", 3], 0, 1, 1, expect=0), "Bartek: write a whole number, such as 3"),
-    (deal_form([4, 10**40, 3], 0, 1, 1, expect=0), "Bartek: write a number from 0 to 13"),
-    (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠?: tap one of the choices"),
-])
+@pytest.mark.parametrize(
+    "form, message",
+    [
+        (deal_form([4, 6, 4], 0, 1, 1, expect=0), "hearts add up to 14, but 13 are in play"),
+        (deal_form([4, 10, None], 0, 1, 1, expect=0), "add up to 14, but 13 are in play"),
+        (deal_form([4, None, None], 0, 1, 1, expect=0), "fill in a number for Bartek"),
+        (deal_form([4, 6, 3], 0, 1, "", expect=0), "say who took A♠"),
+        (deal_form([4, "six", 3], 0, 1, 1, expect=0), "Bartek: write a whole number, such as 3"),
+        (deal_form([4, 10**40, 3], 0, 1, 1, expect=0), "Bartek: write a number from 0 to 13"),
+        (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠?: tap one of the choices"),
+    ],
+)
 def test_refused_deal_keeps_what_was_typed_and_stores_nothing(client, app, form, message):
     mid = new_bm(client)
     r = client.post(f"/m/{mid}/deal", data=form)
@@ -136,7 +159,10 @@ def test_double_save_stores_one_deal(client, app):
 def play_to_the_end(client, mid):
     # Ala takes everything, 43 a deal: 43, 86, 129 → over after deal 3
     for k in range(3):
-        assert client.post(f"/m/{mid}/deal", data=deal_form([13, 0, 0], 0, 0, 0, expect=k)).status_code == 302
+        assert (
+            client.post(f"/m/{mid}/deal", data=deal_form([13, 0, 0], 0, 0, 0, expect=k)).status_code
+            == 302
+        )
 
 
 def test_the_end_shows_winners_refuses_deals_offers_rematch(client, app):
@@ -155,8 +181,12 @@ def test_the_end_shows_winners_refuses_deals_offers_rematch(client, app):
     r = client.post(f"/m/{mid}/rematch")
     new = int(r.headers["Location"].rsplit("/", 1)[1])
     old, fresh = stored(app, mid), stored(app, new)
-    assert (fresh.players, fresh.options, fresh.first_dealer, fresh.deals) == \
-        (old.players, old.options, old.first_dealer, [])
+    assert (fresh.players, fresh.options, fresh.first_dealer, fresh.deals) == (
+        old.players,
+        old.options,
+        old.first_dealer,
+        [],
+    )
 
 
 def test_an_edit_that_would_put_a_deal_after_the_end_is_refused(client, app):
@@ -168,11 +198,13 @@ def test_an_edit_that_would_put_a_deal_after_the_end_is_refused(client, app):
     before = stored(app, mid).deals
     assert len(before) == 3
     # giving deal 1 to Ala would end the match at deal 2 (86 ≥ 50): deal 3 cannot stand
-    r = client.post(f"/m/{mid}/deal/1",
-                    data=deal_form([13, 0, 0], 0, 0, 0, **marks(client, f"/m/{mid}/deal/1")))
+    r = client.post(
+        f"/m/{mid}/deal/1", data=deal_form([13, 0, 0], 0, 0, 0, **marks(client, f"/m/{mid}/deal/1"))
+    )
     assert r.status_code == 400
-    assert ("Nothing was saved: after this change deal 3 could not stand (the match is "
-            "already over)") in text(r)
+    assert (
+        "Nothing was saved: after this change deal 3 could not stand (the match is already over)"
+    ) in text(r)
     assert stored(app, mid).deals == before
 
 
@@ -245,9 +277,17 @@ def test_partnership_sheet_shows_team_totals(client):
 
 
 def test_hearts_sheet_says_who_leads_and_passes(client):
-    r = client.post("/new/hearts", data={**NAMES, "name_3": "Darek", "first_dealer": "1",
-                                         "opt_moon": "others", "opt_scoring": "standard",
-                                         "opt_spot_values": "10-10-10-15"})
+    r = client.post(
+        "/new/hearts",
+        data={
+            **NAMES,
+            "name_3": "Darek",
+            "first_dealer": "1",
+            "opt_moon": "others",
+            "opt_scoring": "standard",
+            "opt_spot_values": "10-10-10-15",
+        },
+    )
     mid = int(r.headers["Location"].rsplit("/", 1)[1])
     page = text(client.get(f"/m/{mid}"))
     assert "Bartek deals" in page and "2♣ leads" in page and "Pass 3 cards left" in page
@@ -255,8 +295,16 @@ def test_hearts_sheet_says_who_leads_and_passes(client):
 
 def test_unknown_things_are_404(client):
     new_bm(client)
-    for url in ["/m/999", "/m/99999999999999999999999", "/m/1/deal/5", "/m/1/deal/0",
-                "/new/bridge", "/rules/bridge", "/m/999/export.csv", "/m/abc"]:
+    for url in [
+        "/m/999",
+        "/m/99999999999999999999999",
+        "/m/1/deal/5",
+        "/m/1/deal/0",
+        "/new/bridge",
+        "/rules/bridge",
+        "/m/999/export.csv",
+        "/m/abc",
+    ]:
         assert client.get(url).status_code == 404, url
     assert client.post("/m/999/deal", data={}).status_code == 404
     r = client.post("/m/1/deal/9/delete", follow_redirects=True)  # no deal 9, nor a page for it
@@ -273,25 +321,45 @@ def test_csv_and_record_export_and_import(client, app):
     r = client.get(f"/m/{mid}/record.json")
     record = json.loads(r.get_data())
     assert record["computed"]["totals"] == [17, 23, 3]
-    r = client.post("/import", data={"record": (io.BytesIO(json.dumps(record).encode()), "r.json")},
-                    content_type="multipart/form-data")
+    r = client.post(
+        "/import",
+        data={"record": (io.BytesIO(json.dumps(record).encode()), "r.json")},
+        content_type="multipart/form-data",
+    )
     assert r.status_code == 302
     new = int(r.headers["Location"].rsplit("/", 1)[1])
     assert new != mid and stored(app, new).deals == stored(app, mid).deals
 
 
-@pytest.mark.parametrize("payload, message", [
-    (b"{nope", "not JSON"),
-    (b"\xff\xfe\x00", "not UTF-8"),
-    (json.dumps({"game": "black_maria", "players": ["A", "B", "C"],
-                 "deals": [{"hearts": [1, 1, 1], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}]}).encode(),
-     "deal 1: hearts add up to 3, but 13 are in play"),
-    (json.dumps({"game": "black_maria", "players": ["A", "B", "C"], "options": {"x": 1}}).encode(),
-     "unknown option x"),
-])
+@pytest.mark.parametrize(
+    "payload, message",
+    [
+        (b"{nope", "not JSON"),
+        (b"\xff\xfe\x00", "not UTF-8"),
+        (
+            json.dumps(
+                {
+                    "game": "black_maria",
+                    "players": ["A", "B", "C"],
+                    "deals": [{"hearts": [1, 1, 1], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}],
+                }
+            ).encode(),
+            "deal 1: hearts add up to 3, but 13 are in play",
+        ),
+        (
+            json.dumps(
+                {"game": "black_maria", "players": ["A", "B", "C"], "options": {"x": 1}}
+            ).encode(),
+            "unknown option x",
+        ),
+    ],
+)
 def test_bad_import_is_refused_and_stores_nothing(client, payload, message):
-    r = client.post("/import", data={"record": (io.BytesIO(payload), "r.json")},
-                    content_type="multipart/form-data")
+    r = client.post(
+        "/import",
+        data={"record": (io.BytesIO(payload), "r.json")},
+        content_type="multipart/form-data",
+    )
     assert r.status_code == 400 and message in text(r)
     assert "/m/" not in text(client.get("/"))
 
@@ -351,8 +419,9 @@ def test_a_stale_edit_page_edits_the_deal_it_showed_wherever_it_moved(client, ap
     mid, page = three_deals_then_open_deal_2(client)
     seen = {"expect": hidden(page, "expect"), "key": hidden(page, "key")}
     client.post(f"/m/{mid}/deal/1/delete", data=delete_marks(client, mid, 1))  # another phone
-    r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **seen),
-                    follow_redirects=True)
+    r = client.post(
+        f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **seen), follow_redirects=True
+    )
     assert "Deal 1 changed" in text(r)  # the deal the page showed is now deal 1
     assert [d["taken_by"]["QS"] for d in stored(app, mid).deals] == [0, 2]
     assert stored(app, mid).deals[0]["hearts"] == [13, 0, 0]
@@ -361,12 +430,15 @@ def test_a_stale_edit_page_edits_the_deal_it_showed_wherever_it_moved(client, ap
 def test_an_edit_page_of_a_deal_changed_elsewhere_shows_it_again_with_what_was_typed(client, app):
     mid, page = three_deals_then_open_deal_2(client)
     seen = {"expect": hidden(page, "expect"), "key": hidden(page, "key")}
-    client.post(f"/m/{mid}/deal/2", data=deal_form([5, 5, 3], 1, 1, 1,
-                                                   **marks(client, f"/m/{mid}/deal/2")))
+    client.post(
+        f"/m/{mid}/deal/2", data=deal_form([5, 5, 3], 1, 1, 1, **marks(client, f"/m/{mid}/deal/2"))
+    )
     r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **seen))
     assert r.status_code == 409
-    assert ("Deal 2 was changed on another phone meanwhile: nothing was saved. Your entry is "
-            "below: saving it replaces deal 2 as it stands now.") in text(r)
+    assert (
+        "Deal 2 was changed on another phone meanwhile: nothing was saved. Your entry is "
+        "below: saving it replaces deal 2 as it stands now."
+    ) in text(r)
     assert 'value="13"' in text(r)  # what was typed is still there
     assert stored(app, mid).deals[1]["hearts"] == [5, 5, 3]
     # not stuck: saving again from that page replaces deal 2 as it stands now
@@ -375,13 +447,25 @@ def test_an_edit_page_of_a_deal_changed_elsewhere_shows_it_again_with_what_was_t
     assert r.status_code == 302 and stored(app, mid).deals[1]["hearts"] == [13, 0, 0]
 
 
-@pytest.mark.parametrize("url, data", [
-    ("/m/{mid}/deal", {"expect": "²", "hearts__0": "4", "hearts__1": "6", "taken_by_QS": "0",
-                       "taken_by_KS": "1", "taken_by_AS": "1"}),
-    ("/m/{mid}/check?deal=%C2%B2", None),
-    ("/m/{mid}/check?deal=abc", None),
-    ("/m/{mid}/check?deal=-1", None),
-])
+@pytest.mark.parametrize(
+    "url, data",
+    [
+        (
+            "/m/{mid}/deal",
+            {
+                "expect": "²",
+                "hearts__0": "4",
+                "hearts__1": "6",
+                "taken_by_QS": "0",
+                "taken_by_KS": "1",
+                "taken_by_AS": "1",
+            },
+        ),
+        ("/m/{mid}/check?deal=%C2%B2", None),
+        ("/m/{mid}/check?deal=abc", None),
+        ("/m/{mid}/check?deal=-1", None),
+    ],
+)
 def test_odd_numbers_in_urls_and_fields(client, app, url, data):
     mid = new_bm(client)
     url = url.format(mid=mid)
@@ -394,7 +478,7 @@ def test_odd_numbers_in_urls_and_fields(client, app, url, data):
 def test_csv_names_do_not_run_as_formulas(client):
     mid = new_bm(client, name_0='=HYPERLINK("http://e.x","a")', name_1="+1", name_2="@x")
     body = client.get(f"/m/{mid}/export.csv").get_data().decode("utf-8-sig")
-    assert "\"'=HYPERLINK" in body and ",\"'+1\"," in body and ",\"'@x\"," in body
+    assert "\"'=HYPERLINK" in body and ',"\'+1",' in body and ',"\'@x",' in body
     assert '"=' not in body and '"+' not in body and '"@' not in body
 
 
@@ -405,8 +489,9 @@ def test_no_names_says_so(client):
 
 def test_import_with_text_that_is_not_valid_unicode(client):
     body = b'{"game": "hearts", "players": ["A", "B", "C", "D"], "deals": [{"\\ud800": 1}]}'
-    r = client.post("/import", data={"record": (io.BytesIO(body), "r.json")},
-                    content_type="multipart/form-data")
+    r = client.post(
+        "/import", data={"record": (io.BytesIO(body), "r.json")}, content_type="multipart/form-data"
+    )
     assert r.status_code == 400 and "not valid Unicode" in text(r)
 
 

@@ -6,8 +6,13 @@ import re
 
 from scorer import store
 
-FOUR = {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina", "name_3": "Darek",
-        "first_dealer": "0"}
+FOUR = {
+    "name_0": "Ala",
+    "name_1": "Bartek",
+    "name_2": "Celina",
+    "name_3": "Darek",
+    "first_dealer": "0",
+}
 
 
 def new(client, game, data):
@@ -38,7 +43,10 @@ def test_auction_call_by_call_then_counts(client, app):
     assert bids_in(page) == "2" and "Celina calls" in page
     r, page = call(client, url, "2", 5)
     r, page = call(client, url, "2,5", 2)  # Darek repeats Bartek's 2: the auction ends
-    assert "Type 2, ♣ trumps" in page and "Bartek and Darek attack, Ala and Celina defend; Celina leads" in page
+    assert (
+        "Type 2, ♣ trumps" in page
+        and "Bartek and Darek attack, Ala and Celina defend; Celina leads" in page
+    )
     assert 'name="tricks"' in page and 'name="red"' not in page
     # a call after the end changes nothing
     r, page = call(client, url, "2,5,2", 3)
@@ -46,7 +54,9 @@ def test_auction_call_by_call_then_counts(client, app):
     # type 2, attackers 7 tricks: 14 each; defenders 6 tricks: 12 each (RULES.md)
     r = client.post(url + "/deal", data={"expect": "0", "bids": "2,5,2", "tricks": "7"})
     assert r.status_code == 302
-    assert stored(app, url) == [{"bids": [2, 5, 2], "contract": 2, "attackers": [1, 3], "tricks": 7}]
+    assert stored(app, url) == [
+        {"bids": [2, 5, 2], "contract": 2, "attackers": [1, 3], "tricks": 7}
+    ]
     page = client.get(url).get_data(as_text=True)
     assert re.findall(r'class="points">(-?\d+)<', page) == ["12", "14", "12", "14"]
     assert "Types called so far: Ala — · Bartek 2 · Celina 5 · Darek 2" in page
@@ -75,7 +85,9 @@ def test_the_ninth_call_ends_it(client, app):
     # eight different types by B C D A B C D A; Bartek's ninth call repeats Celina's 2
     r, page = call(client, url, "1,2,3,4,5,6,7,8", 2)
     assert "Celina and Bartek attack" in page
-    r = client.post(url + "/deal", data={"expect": "0", "bids": "1,2,3,4,5,6,7,8,2", "tricks": "13"})
+    r = client.post(
+        url + "/deal", data={"expect": "0", "bids": "1,2,3,4,5,6,7,8,2", "tricks": "13"}
+    )
     assert r.status_code == 302
     # 13 tricks × 2 = 26 to Celina and Bartek; 0 to Ala and Darek, no bonus
     assert stored(app, url)[0]["attackers"] == [2, 1]
@@ -90,14 +102,32 @@ def test_saving_before_the_auction_ends_is_refused(client, app):
 
 def test_untracked_auction_type_and_attackers(client, app):
     url = new(client, "variety", FOUR)
-    r = client.post(url + "/deal", data={"expect": "0", "bids": "", "contract": "5",
-                                         "attackers__0": "0", "attackers__1": "2", "step": "1"})
+    r = client.post(
+        url + "/deal",
+        data={
+            "expect": "0",
+            "bids": "",
+            "contract": "5",
+            "attackers__0": "0",
+            "attackers__1": "2",
+            "step": "1",
+        },
+    )
     page = r.get_data(as_text=True)
     assert 'name="black_tj"' in page and 'name="red_tj"' in page
     # type 5: attackers 1 black 10/J and 1 red (0); defenders 3 black, 3 red (0): a tie → +10
-    r = client.post(url + "/deal", data={"expect": "0", "bids": "", "contract": "5",
-                                         "attackers__0": "0", "attackers__1": "2",
-                                         "black_tj": "1", "red_tj": "1"})
+    r = client.post(
+        url + "/deal",
+        data={
+            "expect": "0",
+            "bids": "",
+            "contract": "5",
+            "attackers__0": "0",
+            "attackers__1": "2",
+            "black_tj": "1",
+            "red_tj": "1",
+        },
+    )
     assert r.status_code == 302
     assert stored(app, url) == [{"contract": 5, "attackers": [0, 2], "black_tj": 1, "red_tj": 1}]
     page = client.get(url).get_data(as_text=True)
@@ -120,32 +150,70 @@ def test_editing_a_variety_deal_shows_its_auction(client, app):
 
 # --- Metamorphosis ------------------------------------------------------------
 
+
 def test_metamorphosis_declarations_and_helper_on_the_sheet(client, app):
-    url = new(client, "metamorphosis", {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina",
-                                        "first_dealer": "0"})
-    form = {"expect": "0", "declarations__0": "1", "declarations__1": "2", "declarations__2": "1",
-            "tricks__0": "3", "tricks__1": "5", "clubs__0": "3", "clubs__1": "5", "clubs__2": "0"}
+    url = new(
+        client,
+        "metamorphosis",
+        {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina", "first_dealer": "0"},
+    )
+    form = {
+        "expect": "0",
+        "declarations__0": "1",
+        "declarations__1": "2",
+        "declarations__2": "1",
+        "tricks__0": "3",
+        "tricks__1": "5",
+        "clubs__0": "3",
+        "clubs__1": "5",
+        "clubs__2": "0",
+    }
     assert client.post(url + "/deal", data=form).status_code == 302
     page = client.get(url).get_data(as_text=True)
     # RULES.md: -12, -20, 0, and Celina declared deal 1 → +10
     assert re.findall(r'class="points">(-?\d+)<', page) == ["-12", "-20", "10"]
     assert "Deal 2 (round 1, deal 2 of 4)" in page
     assert "Declarations: Ala deal 1, Bartek deal 2, Celina deal 1" in page
-    assert "Bartek discards 3 cards face down." in page and "Ala draws 3 cards from the stock." in page
+    assert (
+        "Bartek discards 3 cards face down." in page and "Ala draws 3 cards from the stock." in page
+    )
     # declarations again on deal 2 are refused
-    r = client.post(url + "/deal", data={"expect": "1", "tricks__0": "4", "tricks__1": "4",
-                                         "hearts__0": "0", "hearts__1": "0", "hearts__2": "0"})
+    r = client.post(
+        url + "/deal",
+        data={
+            "expect": "1",
+            "tricks__0": "4",
+            "tricks__1": "4",
+            "hearts__0": "0",
+            "hearts__1": "0",
+            "hearts__2": "0",
+        },
+    )
     assert r.status_code == 302
     assert "declarations" not in stored(app, url)[1]
 
 
 def test_metamorphosis_count_above_cards_taken_is_refused(client, app):
-    url = new(client, "metamorphosis", {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina",
-                                        "first_dealer": "0"})
-    form = {"expect": "0", "declarations__0": "1", "declarations__1": "2", "declarations__2": "3",
-            "tricks__0": "1", "tricks__1": "5", "clubs__0": "4", "clubs__1": "5", "clubs__2": "0"}
+    url = new(
+        client,
+        "metamorphosis",
+        {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina", "first_dealer": "0"},
+    )
+    form = {
+        "expect": "0",
+        "declarations__0": "1",
+        "declarations__1": "2",
+        "declarations__2": "3",
+        "tricks__0": "1",
+        "tricks__1": "5",
+        "clubs__0": "4",
+        "clubs__1": "5",
+        "clubs__2": "0",
+    }
     r = client.post(url + "/deal", data=form)
-    assert r.status_code == 400 and "Ala took 1 trick (3 cards): too few for 4 clubs" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "Ala took 1 trick (3 cards): too few for 4 clubs" in r.get_data(
+        as_text=True
+    )
     assert stored(app, url) == []
 
 
@@ -161,7 +229,10 @@ def test_auction_edge_cases_through_the_api(client):
     assert r.status_code == 400 and "call 3 is one too many" in r.get_json()["error"]
     # bids and contract disagree
     r = client.post(deal, json={"bids": [2, 2], "contract": 3, "spades": 4})
-    assert r.status_code == 400 and "the calls choose type 2, but contract says 3" in r.get_json()["error"]
+    assert (
+        r.status_code == 400
+        and "the calls choose type 2, but contract says 3" in r.get_json()["error"]
+    )
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == []
     # a repeat on the second call: B and C attack type 2; 7 tricks → 14, 12 to the others
     r = client.post(deal, json={"bids": [2, 2], "tricks": 7})

@@ -33,10 +33,19 @@ def totals(client, mid):
 
 # --- Knaves -----------------------------------------------------------------
 
+
 def knaves_form(tricks, jh, jd, jc, js, turn_up="", expect=0):
     data = {f"tricks__{s}": str(t) for s, t in enumerate(tricks) if t is not None}
-    data.update({"taken_by_JH": jh, "taken_by_JD": jd, "taken_by_JC": jc, "taken_by_JS": js,
-                 "turn_up": turn_up, "expect": str(expect)})
+    data.update(
+        {
+            "taken_by_JH": jh,
+            "taken_by_JD": jd,
+            "taken_by_JC": jc,
+            "taken_by_JS": js,
+            "turn_up": turn_up,
+            "expect": str(expect),
+        }
+    )
     return data
 
 
@@ -58,12 +67,18 @@ def test_knaves_turned_up_jack_is_out_of_play_on_the_form(client, app):
     assert r.status_code == 302 and totals(client, mid) == [7, 3, 1]
 
 
-@pytest.mark.parametrize("form, message", [
-    (knaves_form([7, 6, 5], "0", "1", "2", "1"), "tricks add up to 18, but 17 are in play"),
-    (knaves_form([0, 13, 4], "0", "1", "2", "1"), "Ala took 0 tricks (0 cards): too few for 1 jack"),
-    (knaves_form([7, 6, 4], "none", "1", "2", "1", "5H"), "say who took J♥"),
-    (knaves_form([7, 6, 4], "0", "1", "2", "1", "JH"), "J♥ was turned up"),
-])
+@pytest.mark.parametrize(
+    "form, message",
+    [
+        (knaves_form([7, 6, 5], "0", "1", "2", "1"), "tricks add up to 18, but 17 are in play"),
+        (
+            knaves_form([0, 13, 4], "0", "1", "2", "1"),
+            "Ala took 0 tricks (0 cards): too few for 1 jack",
+        ),
+        (knaves_form([7, 6, 4], "none", "1", "2", "1", "5H"), "say who took J♥"),
+        (knaves_form([7, 6, 4], "0", "1", "2", "1", "JH"), "J♥ was turned up"),
+    ],
+)
 def test_knaves_bad_entries(client, app, form, message):
     mid = create(client, "knaves", 3)
     r = client.post(f"/m/{mid}/deal", data=form)
@@ -73,9 +88,14 @@ def test_knaves_bad_entries(client, app, form, message):
 
 # --- Slobberhannes ------------------------------------------------------------
 
+
 def slob_form(first, last, qc, expect):
-    return {"taken_by_first_trick": str(first), "taken_by_last_trick": str(last),
-            "taken_by_QC": str(qc), "expect": str(expect)}
+    return {
+        "taken_by_first_trick": str(first),
+        "taken_by_last_trick": str(last),
+        "taken_by_QC": str(qc),
+        "expect": str(expect),
+    }
 
 
 def test_slobberhannes_to_the_end_and_no_deal_after(client, app):
@@ -91,16 +111,23 @@ def test_slobberhannes_to_the_end_and_no_deal_after(client, app):
     assert "Darek wins" in page
     r = client.post(f"/m/{mid}/deal", data=slob_form(1, 1, 1, 4))
     assert len(deals(app, mid)) == 4
-    r = client.post("/api/matches", json={"game": "slobberhannes", "players": ["A", "B", "C", "D"],
-                                          "deals": deals(app, mid)})
+    r = client.post(
+        "/api/matches",
+        json={"game": "slobberhannes", "players": ["A", "B", "C", "D"], "deals": deals(app, mid)},
+    )
     mid2 = r.get_json()["id"]
-    r = client.post(f"/api/matches/{mid2}/deals", json={"taken_by": {"first_trick": 0, "last_trick": 0, "QC": 0}})
+    r = client.post(
+        f"/api/matches/{mid2}/deals",
+        json={"taken_by": {"first_trick": 0, "last_trick": 0, "QC": 0}},
+    )
     assert r.status_code == 400 and r.get_json()["error"] == "deal 5: the match is already over"
 
 
 def test_slobberhannes_missing_tap(client, app):
     mid = create(client, "slobberhannes", 4)
-    r = client.post(f"/m/{mid}/deal", data={"taken_by_first_trick": "0", "taken_by_QC": "1", "expect": "0"})
+    r = client.post(
+        f"/m/{mid}/deal", data={"taken_by_first_trick": "0", "taken_by_QC": "1", "expect": "0"}
+    )
     assert r.status_code == 400 and "say who took the last trick" in r.get_data(as_text=True)
     assert deals(app, mid) == []
 
@@ -113,9 +140,16 @@ def test_slobberhannes_three_players_told_to_remove_sevens(client):
 
 # --- Polignac -------------------------------------------------------------------
 
+
 def pol_form(js, jc, jh, jd, expect, capot="", made=False):
-    data = {"taken_by_JS": str(js), "taken_by_JC": str(jc), "taken_by_JH": str(jh),
-            "taken_by_JD": str(jd), "capot_seat": capot, "expect": str(expect)}
+    data = {
+        "taken_by_JS": str(js),
+        "taken_by_JC": str(jc),
+        "taken_by_JH": str(jh),
+        "taken_by_JD": str(jd),
+        "capot_seat": capot,
+        "expect": str(expect),
+    }
     if made:
         data["capot_made"] = "y"
     return data
@@ -150,17 +184,36 @@ def test_polignac_counterclockwise_sheet(client):
     assert "Darek deals" in page and "Celina leads" in page
 
 
-@pytest.mark.parametrize("game, names, deal, message", [
-    # two players on one jack: the record has room for one seat per jack
-    ("knaves", 3, {"tricks": [7, 6, 4], "taken_by": {"JH": [0, 1], "JD": 1, "JC": 2, "JS": 1}},
-     "J♥ must be a seat from 0 to 2"),
-    ("polignac", 4, {"taken_by": {"JS": [0, 2], "JC": 1, "JH": 1, "JD": 2}},
-     "J♠ must be a seat from 0 to 3"),
-    ("knaves", 3, {"tricks": [7, 6, 5], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}},
-     "tricks add up to 18, but 17 are in play"),
-    ("slobberhannes", 4, {"taken_by": {"first_trick": 0, "last_trick": 4, "QC": 1}},
-     "the last trick must be a seat from 0 to 3"),
-])
+@pytest.mark.parametrize(
+    "game, names, deal, message",
+    [
+        # two players on one jack: the record has room for one seat per jack
+        (
+            "knaves",
+            3,
+            {"tricks": [7, 6, 4], "taken_by": {"JH": [0, 1], "JD": 1, "JC": 2, "JS": 1}},
+            "J♥ must be a seat from 0 to 2",
+        ),
+        (
+            "polignac",
+            4,
+            {"taken_by": {"JS": [0, 2], "JC": 1, "JH": 1, "JD": 2}},
+            "J♠ must be a seat from 0 to 3",
+        ),
+        (
+            "knaves",
+            3,
+            {"tricks": [7, 6, 5], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}},
+            "tricks add up to 18, but 17 are in play",
+        ),
+        (
+            "slobberhannes",
+            4,
+            {"taken_by": {"first_trick": 0, "last_trick": 4, "QC": 1}},
+            "the last trick must be a seat from 0 to 3",
+        ),
+    ],
+)
 def test_api_refuses_bad_entries_and_stores_nothing(client, game, names, deal, message):
     r = client.post("/api/matches", json={"game": game, "players": ["A", "B", "C", "D"][:names]})
     mid = r.get_json()["id"]
@@ -172,8 +225,15 @@ def test_api_refuses_bad_entries_and_stores_nothing(client, game, names, deal, m
 def test_knaves_tie_at_the_target_says_play_on(client):
     # A 6 tricks, B 6, C 5 and all four jacks: 6, 6, 5 - 10 = -5; target 5: A and B level
     deal = {"tricks": [6, 6, 5], "taken_by": {"JH": 2, "JD": 2, "JC": 2, "JS": 2}}
-    r = client.post("/api/matches", json={"game": "knaves", "players": ["A", "B", "C"],
-                                          "options": {"target": 5}, "deals": [deal]})
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "knaves",
+            "players": ["A", "B", "C"],
+            "options": {"target": 5},
+            "deals": [deal],
+        },
+    )
     assert r.get_json()["computed"]["totals"] == [6, 6, -5]
     assert not r.get_json()["computed"]["finished"]
     page = client.get(f"/m/{r.get_json()['id']}").get_data(as_text=True)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import html
 import json
+import random
 import re
 
 import pytest
 
+from scorer.engine import RANDOM, play_deal
+from scorer.games import GAMES
+from scorer.match import Match, fold
 
 from .test_web import deal_form, new_bm, stored
 
@@ -17,8 +21,13 @@ def hidden(page, name):
 
 
 def tap(client, mid, page, card, seat=None, **extra):
-    data = {"play": hidden(page, "play"), "quick": hidden(page, "quick"),
-            "expect": hidden(page, "expect"), "card": card, **extra}
+    data = {
+        "play": hidden(page, "play"),
+        "quick": hidden(page, "quick"),
+        "expect": hidden(page, "expect"),
+        "card": card,
+        **extra,
+    }
     if seat is not None:
         data["seat"] = str(seat)
     r = client.post(f"/m/{mid}/check", data=data)
@@ -34,8 +43,10 @@ def start(client):
 
 def test_the_check_starts_from_the_quick_entry_and_names_whose_turn(client):
     mid, page = start(client)
-    assert json.loads(hidden(page, "quick")) == {"hearts": [4, 6, 3],
-                                                 "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    assert json.loads(hidden(page, "quick")) == {
+        "hearts": [4, 6, 3],
+        "taken_by": {"QS": 0, "KS": 1, "AS": 1},
+    }
     # Ala deals; Bartek, the eldest, leads
     assert "<legend>Bartek plays</legend>" in page
     # 2♣ is out of a 3-player Black Maria pack
@@ -44,9 +55,9 @@ def test_the_check_starts_from_the_quick_entry_and_names_whose_turn(client):
 
 def test_a_trick_names_its_winner_and_the_next_leader(client):
     mid, page = start(client)
-    r, page = tap(client, mid, page, "5H")      # Bartek leads 5♥
-    r, page = tap(client, mid, page, "9H")      # Celina 9♥
-    r, page = tap(client, mid, page, "KH")      # Ala K♥ wins
+    r, page = tap(client, mid, page, "5H")  # Bartek leads 5♥
+    r, page = tap(client, mid, page, "9H")  # Celina 9♥
+    r, page = tap(client, mid, page, "KH")  # Ala K♥ wins
     assert '<span class="won">→ Ala</span>' in page and "<legend>Ala plays</legend>" in page
     assert re.search(r'value="KH" class="pick red"\s+disabled', page)  # played: greyed
 
@@ -74,14 +85,21 @@ def test_a_revoke_is_flagged(client):
     # trick 1: Bartek 5♥, Celina 2♠ (no heart?), Ala K♥; trick 2: Ala 3♦, Bartek 7♦, Celina 4♥
     for c in ("5H", "2S", "KH", "3D", "7D", "4H"):
         r, page = tap(client, mid, page, c)
-    assert ("trick 1: Celina plays 2♠ on a ♥ lead, but plays 4♥ in trick 2: a revoke"
-            in html.unescape(page))
+    assert (
+        "trick 1: Celina plays 2♠ on a ♥ lead, but plays 4♥ in trick 2: a revoke"
+        in html.unescape(page)
+    )
 
 
 def test_undo_takes_back_the_last_card(client):
     mid, page = start(client)
     r, page = tap(client, mid, page, "5H")
-    data = {"play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0", "undo": "1"}
+    data = {
+        "play": hidden(page, "play"),
+        "quick": hidden(page, "quick"),
+        "expect": "0",
+        "undo": "1",
+    }
     page = client.post(f"/m/{mid}/check", data=data).get_data(as_text=True)
     assert json.loads(hidden(page, "play")) == {"tricks": []}
 
@@ -95,66 +113,99 @@ def test_saving_needs_a_whole_deal(client, app):
 
 def test_garbage_in_the_hidden_fields_changes_nothing(client, app):
     mid, page = start(client)
-    for play in ["{nope", "[" * 50_000, json.dumps({"tricks": "x"}), json.dumps({"tricks": [[[9, "ZZ"]]]})]:
-        r = client.post(f"/m/{mid}/check", data={"play": play, "quick": "{", "expect": "0",
-                                                 "card": "5H", "save": "1"})
+    for play in [
+        "{nope",
+        "[" * 50_000,
+        json.dumps({"tricks": "x"}),
+        json.dumps({"tricks": [[[9, "ZZ"]]]}),
+    ]:
+        r = client.post(
+            f"/m/{mid}/check",
+            data={"play": play, "quick": "{", "expect": "0", "card": "5H", "save": "1"},
+        )
         assert r.status_code in (200, 400)
     assert stored(app, mid).deals == []
 
 
-@pytest.mark.parametrize("query, answer", [
-    ("game=hearts&cards=10C+KC+2C+7H", "K♣, card 2, wins: the highest card of the suit led (♣)"),
-    ("game=knaves&trump=H&cards=AS+KS+2H", "2♥, card 3, wins: a trump (♥) beats every card"),
-    ("game=knaves&trump=H&cards=AS+KD+QS", "A♠, card 1, wins: the highest card of the suit led (♠) wins; other suits cannot win (no trump was played)"),
-    ("game=polignac&cards=AC+KC+7C", "K♣, card 2, wins"),
-    ("game=polignac&cards=AC+JC+10C+7C", "J♣, card 2, wins"),
-    # Variety type 6: clubs trump, the lowest card wins
-    ("game=variety&contract=variety:6&cards=5C+KC+2H", "5♣, card 1, wins: the lowest trump wins"),
-    ("game=variety&contract=variety:6&cards=5H+KH+2H+9S", "2♥, card 3, wins: no trump was played: the lowest card"),
-    ("game=variety&contract=variety:6&cards=5H+KH+9C+3C", "3♣, card 4, wins: the lowest trump wins"),
-    ("game=metamorphosis&trump=D&cards=AC+KC+2D", "2♦, card 3, wins: a trump (♦) beats"),
-    ("game=hearts&trump=S&cards=2S+AS+KS", "A♠, card 2, wins: trumps (♠) were led"),
-    # the pack depends on the number of players: with 4, Black Maria keeps 2♣ (RULES.md)
-    ("game=black_maria&cards=2C+KC+AC+3C", "A♣, card 3, wins"),
-    # three cards may be three of four players' cards: 2♣ is in a four-player pack
-    ("game=black_maria&cards=3C+2C+9C", "9♣, card 3, wins"),
-    # Polignac with 5 players may take out the red sevens instead: 7♣ stays
-    ("game=polignac&cards=AC+KC+7C+8C+9C", "K♣, card 2, wins"),
-])
+@pytest.mark.parametrize(
+    "query, answer",
+    [
+        (
+            "game=hearts&cards=10C+KC+2C+7H",
+            "K♣, card 2, wins: the highest card of the suit led (♣)",
+        ),
+        ("game=knaves&trump=H&cards=AS+KS+2H", "2♥, card 3, wins: a trump (♥) beats every card"),
+        (
+            "game=knaves&trump=H&cards=AS+KD+QS",
+            "A♠, card 1, wins: the highest card of the suit led (♠) wins; "
+            "other suits cannot win (no trump was played)",
+        ),
+        ("game=polignac&cards=AC+KC+7C", "K♣, card 2, wins"),
+        ("game=polignac&cards=AC+JC+10C+7C", "J♣, card 2, wins"),
+        # Variety type 6: clubs trump, the lowest card wins
+        (
+            "game=variety&contract=variety:6&cards=5C+KC+2H",
+            "5♣, card 1, wins: the lowest trump wins",
+        ),
+        (
+            "game=variety&contract=variety:6&cards=5H+KH+2H+9S",
+            "2♥, card 3, wins: no trump was played: the lowest card",
+        ),
+        (
+            "game=variety&contract=variety:6&cards=5H+KH+9C+3C",
+            "3♣, card 4, wins: the lowest trump wins",
+        ),
+        ("game=metamorphosis&trump=D&cards=AC+KC+2D", "2♦, card 3, wins: a trump (♦) beats"),
+        ("game=hearts&trump=S&cards=2S+AS+KS", "A♠, card 2, wins: trumps (♠) were led"),
+        # the pack depends on the number of players: with 4, Black Maria keeps 2♣ (RULES.md)
+        ("game=black_maria&cards=2C+KC+AC+3C", "A♣, card 3, wins"),
+        # three cards may be three of four players' cards: 2♣ is in a four-player pack
+        ("game=black_maria&cards=3C+2C+9C", "9♣, card 3, wins"),
+        # Polignac with 5 players may take out the red sevens instead: 7♣ stays
+        ("game=polignac&cards=AC+KC+7C+8C+9C", "K♣, card 2, wins"),
+    ],
+)
 def test_who_won_this_trick(client, query, answer):
     page = client.get("/trick?" + query).get_data(as_text=True)
     assert answer in html.unescape(page)
 
 
-@pytest.mark.parametrize("query, problem", [
-    ("game=polignac&cards=2C+KC", "2♣ is not in the pack of Polignac with 3, 4, 5 or 6 players"),
-    # six players: Black Maria takes out all four 2s, Hearts 2♣ 2♦ 2♠ 3♣
-    ("game=black_maria&cards=2C+KC+AC+3C+4C+5C",
-     "2♣ is not in the pack of Black Maria with 6 players"),
-    ("game=hearts&cards=3C+KC+AC+4C+5C+6C", "3♣ is not in the pack of Hearts with 6 players"),
-    # Slobberhannes with 5 or 6 takes out 7♠ and 7♣, with no other choice
-    ("game=slobberhannes&cards=7C+KC+AC+8C+9C",
-     "7♣ is not in the pack of Slobberhannes with 5 or 6 players"),
-    ("game=hearts&cards=ZZ+KC", "ZZ is not a card"),
-    ("game=hearts&cards=KC+KC", "A card appears twice"),
-    ("game=hearts&cards=KC", "A trick of Hearts has 2 to 6 cards"),
-    ("game=bridge&cards=KC+AC", "Game: Not a valid choice"),
-    ("game=hearts&trump=X&cards=KC+AC", "Trump: Not a valid choice"),
-    ("game=variety&contract=variety:99&cards=KC+AC", "Variety: the deal type: Not a valid choice"),
-    ("game=hearts&contract=variety:6&cards=KC+AC", "That deal type is not one of Hearts"),
-])
+@pytest.mark.parametrize(
+    "query, problem",
+    [
+        (
+            "game=polignac&cards=2C+KC",
+            "2♣ is not in the pack of Polignac with 3, 4, 5 or 6 players",
+        ),
+        # six players: Black Maria takes out all four 2s, Hearts 2♣ 2♦ 2♠ 3♣
+        (
+            "game=black_maria&cards=2C+KC+AC+3C+4C+5C",
+            "2♣ is not in the pack of Black Maria with 6 players",
+        ),
+        ("game=hearts&cards=3C+KC+AC+4C+5C+6C", "3♣ is not in the pack of Hearts with 6 players"),
+        # Slobberhannes with 5 or 6 takes out 7♠ and 7♣, with no other choice
+        (
+            "game=slobberhannes&cards=7C+KC+AC+8C+9C",
+            "7♣ is not in the pack of Slobberhannes with 5 or 6 players",
+        ),
+        ("game=hearts&cards=ZZ+KC", "ZZ is not a card"),
+        ("game=hearts&cards=KC+KC", "A card appears twice"),
+        ("game=hearts&cards=KC", "A trick of Hearts has 2 to 6 cards"),
+        ("game=bridge&cards=KC+AC", "Game: Not a valid choice"),
+        ("game=hearts&trump=X&cards=KC+AC", "Trump: Not a valid choice"),
+        (
+            "game=variety&contract=variety:99&cards=KC+AC",
+            "Variety: the deal type: Not a valid choice",
+        ),
+        ("game=hearts&contract=variety:6&cards=KC+AC", "That deal type is not one of Hearts"),
+    ],
+)
 def test_who_won_refuses_what_cannot_be(client, query, problem):
     r = client.get("/trick?" + query)
     assert r.status_code == 400 and problem in html.unescape(r.get_data(as_text=True))
 
 
 def test_hands_entered_first_then_every_card_is_checked(client, app):
-    import random
-
-    from scorer.engine import RANDOM, play_deal
-    from scorer.games import GAMES
-    from scorer.match import Match, fold
-
     names = ["Ala", "Bartek", "Celina"]
     rules = GAMES["black_maria"](GAMES["black_maria"].normalize_options({}, 3), names)
     plan = fold(Match("black_maria", rules.opts, names)).next
@@ -162,8 +213,12 @@ def test_hands_entered_first_then_every_card_is_checked(client, app):
     mid, page = start(client)
 
     def post(**data):
-        base = {"play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0",
-                "hands": hidden(page, "hands")}
+        base = {
+            "play": hidden(page, "play"),
+            "quick": hidden(page, "quick"),
+            "expect": "0",
+            "hands": hidden(page, "hands"),
+        }
         return client.post(f"/m/{mid}/check", data={**base, **data}).get_data(as_text=True)
 
     page = post(enter_hands="1")
@@ -191,9 +246,16 @@ def test_hands_entered_first_then_every_card_is_checked(client, app):
 
 def test_the_app_can_deal_the_hands(client):
     mid, page = start(client)
-    page = client.post(f"/m/{mid}/check", data={
-        "play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0",
-        "hands": "", "app_deals": "1"}).get_data(as_text=True)
+    page = client.post(
+        f"/m/{mid}/check",
+        data={
+            "play": hidden(page, "play"),
+            "quick": hidden(page, "quick"),
+            "expect": "0",
+            "hands": "",
+            "app_deals": "1",
+        },
+    ).get_data(as_text=True)
     hands = json.loads(hidden(page, "play"))["hands"]
     # 3-player Black Maria: 17 each from the 51 cards without 2♣, every card once
     assert [len(h) for h in hands] == [17, 17, 17]
@@ -204,22 +266,27 @@ def test_the_app_can_deal_the_hands(client):
 
 
 def test_no_app_deal_where_hands_come_from_elsewhere(client):
-    r = client.post("/new/knaves", data={"name_0": "A", "name_1": "B", "name_2": "C", "first_dealer": "0"})
+    r = client.post(
+        "/new/knaves", data={"name_0": "A", "name_1": "B", "name_2": "C", "first_dealer": "0"}
+    )
     url = r.headers["Location"]
     page = client.post(url + "/check", data={"expect": "0", "check": "1"}).get_data(as_text=True)
     assert "Enter the hands" in page and "Let the app deal" not in page
 
 
-@pytest.mark.parametrize("form", [
-    {"hands": "[1]", "card": "2S"},
-    {"hands": '["x"]', "undo": "1"},
-    {"hands": "[{}]", "card": "2S"},
-    {"hands": "[[[1],[2]]]", "card": "2S"},
-    {"hands": '[["ZZ"], [], []]', "card": "2S"},
-    {"play": '{"tricks": [[]]}', "undo": "1"},
-    {"seat": "²", "card": "2S"},
-    {"seat": "99", "card": "2S"},
-])
+@pytest.mark.parametrize(
+    "form",
+    [
+        {"hands": "[1]", "card": "2S"},
+        {"hands": '["x"]', "undo": "1"},
+        {"hands": "[{}]", "card": "2S"},
+        {"hands": "[[[1],[2]]]", "card": "2S"},
+        {"hands": '[["ZZ"], [], []]', "card": "2S"},
+        {"play": '{"tricks": [[]]}', "undo": "1"},
+        {"seat": "²", "card": "2S"},
+        {"seat": "99", "card": "2S"},
+    ],
+)
 def test_tampered_check_pages_change_nothing(client, app, form):
     mid, page = start(client)
     data = {"play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0", **form}
@@ -240,10 +307,28 @@ def test_check_from_a_half_filled_metamorphosis_or_variety_form(client):
         ("metamorphosis", 3, {"check": "1", "expect": "0"}),
         ("metamorphosis", 3, {"check": "1", "expect": "0", "declarations__0": "1"}),
         ("variety", 4, {"check": "1", "expect": "0", "bids": "9"}),
-        ("variety", 4, {"check": "1", "expect": "0", "contract": "2", "attackers__0": "0",
-                        "attackers__1": "9"}),
-        ("variety", 4, {"check": "1", "expect": "0", "contract": "2", "attackers__0": "2",
-                        "attackers__1": "-1"}),
+        (
+            "variety",
+            4,
+            {
+                "check": "1",
+                "expect": "0",
+                "contract": "2",
+                "attackers__0": "0",
+                "attackers__1": "9",
+            },
+        ),
+        (
+            "variety",
+            4,
+            {
+                "check": "1",
+                "expect": "0",
+                "contract": "2",
+                "attackers__0": "2",
+                "attackers__1": "-1",
+            },
+        ),
     ]:
         people = {f"name_{s}": n for s, n in enumerate(["A", "B", "C", "D"][:names])}
         url = client.post(f"/new/{game}", data={**people, "first_dealer": "0"}).headers["Location"]

@@ -30,7 +30,7 @@ def new(client, game: str, names: list[str], **options) -> str:
 def test_no_seed_file_names_on_the_rules_and_set_up_pages(client, game):
     for url in (f"/rules/{game}", f"/new/{game}", "/rules/"):
         text = visible(client.get(url).get_data(as_text=True))
-        assert "seed" not in text.lower(), (url, text[text.lower().index("seed") - 80:][:160])
+        assert "seed" not in text.lower(), (url, text[text.lower().index("seed") - 80 :][:160])
 
 
 def test_the_metamorphosis_variant_keeps_its_value_but_shows_words(client):
@@ -44,24 +44,36 @@ def test_the_metamorphosis_variant_keeps_its_value_but_shows_words(client):
 
 def test_the_rules_index_explains_every_source(client):
     text = visible(client.get("/rules/").get_data(as_text=True))
-    for source in ("The Polish card-game book", "Mendelev's encyclopedia",
-                   "The short Russian summary", "The Esperanto rules", "The Czech rules",
-                   "Boussac (1896)", "kyhote.com"):
+    for source in (
+        "The Polish card-game book",
+        "Mendelev's encyclopedia",
+        "The short Russian summary",
+        "The Esperanto rules",
+        "The Czech rules",
+        "Boussac (1896)",
+        "kyhote.com",
+    ):
         assert source in text
 
 
-@pytest.mark.parametrize("game, hint", [
-    ("variety", "4 names."), ("knaves", "3 names."), ("hearts", "3 to 6 names;"),
-    ("metamorphosis", "2 to 3 names;"),
-])
+@pytest.mark.parametrize(
+    "game, hint",
+    [
+        ("variety", "4 names."),
+        ("knaves", "3 names."),
+        ("hearts", "3 to 6 names;"),
+        ("metamorphosis", "2 to 3 names;"),
+    ],
+)
 def test_how_many_names(client, game, hint):
     text = visible(client.get(f"/new/{game}").get_data(as_text=True))
     assert hint in text and "4 to 4" not in text and "3 to 3" not in text
 
 
 def fieldset(page: str, key: str) -> str:
-    return re.search(rf'<fieldset class="option" data-option="{key}"[^>]*>.*?</fieldset>', page,
-                     re.S).group(0)
+    return re.search(
+        rf'<fieldset class="option" data-option="{key}"[^>]*>.*?</fieldset>', page, re.S
+    ).group(0)
 
 
 def test_options_say_when_they_apply(client):
@@ -114,9 +126,17 @@ def test_marks_are_distinct_and_explained(client):
     legend = str(GAMES["metamorphosis"].mark_legend)
     assert "★" not in legend and "✓" in legend and "✗" in legend
     url = new(client, "metamorphosis", ["Ala", "Bartek", "Celina"])
-    form = {"expect": "0", "declarations__0": "1", "declarations__1": "2",
-            "declarations__2": "1", "tricks__0": "3", "tricks__1": "5", "clubs__0": "3",
-            "clubs__1": "5", "clubs__2": "0"}
+    form = {
+        "expect": "0",
+        "declarations__0": "1",
+        "declarations__1": "2",
+        "declarations__2": "1",
+        "tricks__0": "3",
+        "tricks__1": "5",
+        "clubs__0": "3",
+        "clubs__1": "5",
+        "clubs__2": "0",
+    }
     assert client.post(url + "/deal", data=form).status_code == 302
     sheet = visible(client.get(url).get_data(as_text=True))
     # Celina: 0 clubs, the best alone, declared deal 1: ✓ and +10; Ala declared it: ✗

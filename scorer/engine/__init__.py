@@ -18,9 +18,37 @@ entry from what each seat took.
 
 from .check import Progress, Walk, differences, entry_with_play, progress, read, walk
 from .players import RANDOM, SIMPLE, RandomPlayer, SimplePlayer
-from .table import (Played, Table, deal, decide, entry_of, pass_cards, play_deal, play_match,
-                    play_tricks)
+from .table import (
+    Played,
+    Table,
+    deal,
+    decide,
+    entry_of,
+    pass_cards,
+    play_deal,
+    play_match,
+    play_tricks,
+)
 
-__all__ = ["Played", "Progress", "differences", "RANDOM", "SIMPLE", "RandomPlayer", "SimplePlayer",
-           "Table", "Walk", "deal", "decide", "entry_of", "entry_with_play", "pass_cards",
-           "play_deal", "play_match", "play_tricks", "progress", "read", "walk"]
+__all__ = [
+    "Played",
+    "Progress",
+    "differences",
+    "RANDOM",
+    "SIMPLE",
+    "RandomPlayer",
+    "SimplePlayer",
+    "Table",
+    "Walk",
+    "deal",
+    "decide",
+    "entry_of",
+    "entry_with_play",
+    "pass_cards",
+    "play_deal",
+    "play_match",
+    "play_tricks",
+    "progress",
+    "read",
+    "walk",
+]

@@ -60,42 +60,67 @@ def _shown(value: Any) -> str:
     return display(c) if c else str(value)[:12]
 
 
-def read(raw: Any, setup: Setup, n: int, complete: bool = True
-         ) -> tuple[list[list[tuple[int, str]]], list[list[str]] | None]:
+def read(
+    raw: Any, setup: Setup, n: int, complete: bool = True
+) -> tuple[list[list[tuple[int, str]]], list[list[str]] | None]:
     """The tricks and hands of a ``play`` object, cards canonical; PlayError on shape."""
     if not isinstance(raw, dict) or not isinstance(raw.get("tricks"), list):
-        raise PlayError(_('play must give the tricks: a list of tricks, each a list of '
-                          '[seat, card], such as [[0, "2C"], [1, "KC"], …]'))
+        raise PlayError(
+            _(
+                "play must give the tricks: a list of tricks, each a list of "
+                '[seat, card], such as [[0, "2C"], [1, "KC"], …]'
+            )
+        )
     extra = sorted(set(raw) - PLAY_FIELDS)
     if extra:
         raise PlayError(_("unknown field %(field)s in play", field=str(extra[0])[:20]))
     raw_tricks = raw["tricks"]
     want = setup.tricks
     if len(raw_tricks) > want or (complete and len(raw_tricks) < want):
-        raise PlayError(_("the tricks: %(got)s are given, but a deal has %(want)s",
-                          got=len(raw_tricks), want=want))
+        raise PlayError(
+            _(
+                "the tricks: %(got)s are given, but a deal has %(want)s",
+                got=len(raw_tricks),
+                want=want,
+            )
+        )
     tricks = []
     for k, raw_trick in enumerate(raw_tricks, start=1):
         last = k == len(raw_tricks)
         if not isinstance(raw_trick, list):
             raise PlayError(_("trick %(k)s must be a list of [seat, card]", k=k))
         if len(raw_trick) > n or (len(raw_trick) < n and (complete or not last)):
-            raise PlayError(ngettext("trick %(k)s has %(got)s card, not %(n)s",
-                                     "trick %(k)s has %(got)s cards, not %(n)s",
-                                     len(raw_trick), k=k, got=len(raw_trick), n=n))
+            raise PlayError(
+                ngettext(
+                    "trick %(k)s has %(got)s card, not %(n)s",
+                    "trick %(k)s has %(got)s cards, not %(n)s",
+                    len(raw_trick),
+                    k=k,
+                    got=len(raw_trick),
+                    n=n,
+                )
+            )
         trick = []
         for item in raw_trick:
             if not isinstance(item, list) or len(item) != 2:
-                raise PlayError(_('trick %(k)s: each card is given as [seat, card], '
-                                  'such as [0, "QS"]', k=k))
+                raise PlayError(
+                    _('trick %(k)s: each card is given as [seat, card], such as [0, "QS"]', k=k)
+                )
             seat, card = item
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n:
-                raise PlayError(_("trick %(k)s: %(value)s is not a seat (0 to %(last)s)",
-                                  k=k, value=str(seat)[:12], last=n - 1))
+                raise PlayError(
+                    _(
+                        "trick %(k)s: %(value)s is not a seat (0 to %(last)s)",
+                        k=k,
+                        value=str(seat)[:12],
+                        last=n - 1,
+                    )
+                )
             c = _card(card)
             if c is None:
-                raise PlayError(_("trick %(k)s: %(value)s is not a card", k=k,
-                                  value=str(card)[:12]))
+                raise PlayError(
+                    _("trick %(k)s: %(value)s is not a card", k=k, value=str(card)[:12])
+                )
             trick.append((seat, c))
         tricks.append(trick)
     hands = None
@@ -112,25 +137,40 @@ def _read_hands(raw: Any, setup: Setup, n: int) -> list[list[str]]:
     hands = []
     for s, raw_hand in enumerate(raw):
         if len(raw_hand) != setup.tricks:
-            raise PlayError(ngettext(
-                "hand %(seat)s has %(got)s card, but %(want)s each are played",
-                "hand %(seat)s has %(got)s cards, but %(want)s each are played",
-                len(raw_hand), seat=s, got=len(raw_hand), want=setup.tricks))
+            raise PlayError(
+                ngettext(
+                    "hand %(seat)s has %(got)s card, but %(want)s each are played",
+                    "hand %(seat)s has %(got)s cards, but %(want)s each are played",
+                    len(raw_hand),
+                    seat=s,
+                    got=len(raw_hand),
+                    want=setup.tricks,
+                )
+            )
         hand = []
         for value in raw_hand:
             c = _card(value)
             if c is None:
-                raise PlayError(_("hand %(seat)s: %(value)s is not a card", seat=s,
-                                  value=str(value)[:12]))
+                raise PlayError(
+                    _("hand %(seat)s: %(value)s is not a card", seat=s, value=str(value)[:12])
+                )
             if c not in pack:
-                raise PlayError(_("hand %(seat)s: %(card)s is not in this game's pack",
-                                  seat=s, card=display(c)))
+                raise PlayError(
+                    _("hand %(seat)s: %(card)s is not in this game's pack", seat=s, card=display(c))
+                )
             if c == setup.turned_up:
-                raise PlayError(_("%(card)s was turned up, so it cannot be in a hand",
-                                  card=display(c)))
+                raise PlayError(
+                    _("%(card)s was turned up, so it cannot be in a hand", card=display(c))
+                )
             if c in holder:
-                raise PlayError(_("%(card)s is in two hands (%(a)s and %(b)s)",
-                                  card=display(c), a=holder[c], b=s))
+                raise PlayError(
+                    _(
+                        "%(card)s is in two hands (%(a)s and %(b)s)",
+                        card=display(c),
+                        a=holder[c],
+                        b=s,
+                    )
+                )
             holder[c] = s
             hand.append(c)
         hands.append(hand)
@@ -140,8 +180,14 @@ def _read_hands(raw: Any, setup: Setup, n: int) -> list[list[str]]:
 # --- checking ----------------------------------------------------------------------
 
 
-def walk(rules: Game, setup: Setup, tricks: list, hands: list[list[str]] | None,
-         complete: bool = True, out: Walk | None = None) -> Walk:
+def walk(
+    rules: Game,
+    setup: Setup,
+    tricks: list,
+    hands: list[list[str]] | None,
+    complete: bool = True,
+    out: Walk | None = None,
+) -> Walk:
     """Check the tricks card by card; PlayError names the first thing that cannot be.
 
     ``out`` is filled in as the walk goes, so a caller that catches the error
@@ -154,21 +200,42 @@ def walk(rules: Game, setup: Setup, tricks: list, hands: list[list[str]] | None,
     for k, trick in enumerate(tricks, start=1):
         for seat, c in trick:
             if c not in pack:
-                raise PlayError(_("trick %(k)s: %(card)s is not in this game's pack",
-                                  k=k, card=display(c)))
+                raise PlayError(
+                    _("trick %(k)s: %(card)s is not in this game's pack", k=k, card=display(c))
+                )
             if c == setup.turned_up:
-                raise PlayError(_("trick %(k)s: %(card)s was turned up: it takes no part in "
-                                  "play", k=k, card=display(c)))
+                raise PlayError(
+                    _(
+                        "trick %(k)s: %(card)s was turned up: it takes no part in play",
+                        k=k,
+                        card=display(c),
+                    )
+                )
             if c in played_in:
-                raise PlayError(_("trick %(k)s: %(card)s was already played in trick %(j)s",
-                                  k=k, card=display(c), j=played_in[c]))
+                raise PlayError(
+                    _(
+                        "trick %(k)s: %(card)s was already played in trick %(j)s",
+                        k=k,
+                        card=display(c),
+                        j=played_in[c],
+                    )
+                )
             played_in[c] = k
             if hands is not None and c not in hands[seat]:
-                raise PlayError(_("trick %(k)s: %(name)s plays %(card)s, which is not in "
-                                  "%(name)s's hand", k=k, name=names[seat], card=display(c)))
+                raise PlayError(
+                    _(
+                        "trick %(k)s: %(name)s plays %(card)s, which is not in %(name)s's hand",
+                        k=k,
+                        name=names[seat],
+                        card=display(c),
+                    )
+                )
     if setup.turn_up and setup.turned_up is None:
-        rest = pack.difference(*hands) if hands is not None else (
-            pack.difference(played_in) if complete else set())
+        rest = (
+            pack.difference(*hands)
+            if hands is not None
+            else (pack.difference(played_in) if complete else set())
+        )
         if len(rest) == 1:
             (turned_up,) = rest
             setup.turned_up, setup.trump = turned_up, turned_up[-1]
@@ -182,8 +249,12 @@ def walk(rules: Game, setup: Setup, tricks: list, hands: list[list[str]] | None,
     def proof_words(seat: int, proof: str) -> str:
         if hands is not None:
             return _("%(name)s holds %(card)s", name=names[seat], card=display(proof))
-        return _("%(name)s plays %(card)s in trick %(j)s", name=names[seat],
-                 card=display(proof), j=played_in[proof])
+        return _(
+            "%(name)s plays %(card)s in trick %(j)s",
+            name=names[seat],
+            card=display(proof),
+            j=played_in[proof],
+        )
 
     leader = setup.leader
     if leader is None and setup.lead_card is None:  # anyone may lead
@@ -191,8 +262,12 @@ def walk(rules: Game, setup: Setup, tricks: list, hands: list[list[str]] | None,
     elif leader is None:  # whoever holds the lead card
         leader = next((s for s in range(n) if setup.lead_card in held[s]), None)
         if leader is None and tricks and tricks[0]:
-            raise PlayError(_("trick 1 must be led with %(card)s (whoever holds it leads)",
-                              card=display(setup.lead_card)))
+            raise PlayError(
+                _(
+                    "trick 1 must be led with %(card)s (whoever holds it leads)",
+                    card=display(setup.lead_card),
+                )
+            )
     state = TableState(setup)
     step = setup.step
     w.leader = leader
@@ -205,34 +280,78 @@ def walk(rules: Game, setup: Setup, tricks: list, hands: list[list[str]] | None,
             if seat != expected:
                 if not so_far:
                     if k == 1 and setup.leader is None:
-                        raise PlayError(_(
-                            "trick 1 is led by %(who)s, but %(name)s holds %(card)s and leads",
-                            who=names[seat], name=names[leader],
-                            card=display(setup.lead_card)))
+                        raise PlayError(
+                            _(
+                                "trick 1 is led by %(who)s, but %(name)s holds %(card)s and leads",
+                                who=names[seat],
+                                name=names[leader],
+                                card=display(setup.lead_card),
+                            )
+                        )
                     if k == 1:
-                        raise PlayError(_("trick 1 is led by %(who)s, but %(name)s leads",
-                                          who=names[seat], name=names[leader]))
-                    raise PlayError(_("trick %(k)s is led by %(who)s, but %(name)s won trick "
-                                      "%(j)s and leads", k=k, who=names[seat],
-                                      name=names[leader], j=k - 1))
-                raise PlayError(_("trick %(k)s: it is %(name)s's turn, not %(who)s's", k=k,
-                                  name=names[expected], who=names[seat]))
+                        raise PlayError(
+                            _(
+                                "trick 1 is led by %(who)s, but %(name)s leads",
+                                who=names[seat],
+                                name=names[leader],
+                            )
+                        )
+                    raise PlayError(
+                        _(
+                            "trick %(k)s is led by %(who)s, but %(name)s won trick %(j)s and leads",
+                            k=k,
+                            who=names[seat],
+                            name=names[leader],
+                            j=k - 1,
+                        )
+                    )
+                raise PlayError(
+                    _(
+                        "trick %(k)s: it is %(name)s's turn, not %(who)s's",
+                        k=k,
+                        name=names[expected],
+                        who=names[seat],
+                    )
+                )
             hand = held[seat]
             why = rules.illegal_reason(c, hand, so_far, state)
             if why:
                 kind, words, proof = why
                 if kind == "follow" and hands is None:
-                    raise PlayError(_("trick %(k)s: %(name)s plays %(card)s on a %(suit)s lead, "
-                                      "but plays %(proof)s in trick %(j)s: a revoke", k=k,
-                                      name=names[seat], card=display(c), suit=words,
-                                      proof=display(proof), j=played_in[proof]))
+                    raise PlayError(
+                        _(
+                            "trick %(k)s: %(name)s plays %(card)s on a %(suit)s lead, "
+                            "but plays %(proof)s in trick %(j)s: a revoke",
+                            k=k,
+                            name=names[seat],
+                            card=display(c),
+                            suit=words,
+                            proof=display(proof),
+                            j=played_in[proof],
+                        )
+                    )
                 if kind == "follow":
-                    raise PlayError(_("trick %(k)s: %(name)s plays %(card)s, but holds %(proof)s "
-                                      "and must follow %(suit)s", k=k, name=names[seat],
-                                      card=display(c), proof=display(proof), suit=words))
-                raise PlayError(_("trick %(k)s: %(name)s may not play %(card)s: %(why)s "
-                                  "(%(proof)s)", k=k, name=names[seat], card=display(c),
-                                  why=words, proof=proof_words(seat, proof)))
+                    raise PlayError(
+                        _(
+                            "trick %(k)s: %(name)s plays %(card)s, but holds %(proof)s "
+                            "and must follow %(suit)s",
+                            k=k,
+                            name=names[seat],
+                            card=display(c),
+                            proof=display(proof),
+                            suit=words,
+                        )
+                    )
+                raise PlayError(
+                    _(
+                        "trick %(k)s: %(name)s may not play %(card)s: %(why)s (%(proof)s)",
+                        k=k,
+                        name=names[seat],
+                        card=display(c),
+                        why=words,
+                        proof=proof_words(seat, proof),
+                    )
+                )
             hand.remove(c)
             so_far.append((seat, c))
             expected = (seat + step) % n
@@ -264,9 +383,11 @@ def walk(rules: Game, setup: Setup, tricks: list, hands: list[list[str]] | None,
 def _same(a: Any, b: Any) -> bool:
     if isinstance(a, str) and isinstance(b, str) and _card(a) and _card(b):
         return _card(a) == _card(b)
-    if isinstance(a, list) and isinstance(b, list) and (
-            all(isinstance(x, str) for x in a) and all(isinstance(x, str) for x in b)
-            and (a or b)):
+    if (
+        isinstance(a, list)
+        and isinstance(b, list)
+        and (all(isinstance(x, str) for x in a) and all(isinstance(x, str) for x in b) and (a or b))
+    ):
         return sorted(map(_shown, a)) == sorted(map(_shown, b))
     return type(a) is type(b) and a == b  # 1 is not true
 
@@ -294,9 +415,15 @@ def differences(given: dict, derived: dict, names: list[str]):
     """Every field where a summary differs from what the tricks say (EntryErrors)."""
 
     def differ(label: str, a: Any, b: Any, seat_valued: bool, key: str) -> EntryError:
-        return EntryError(_("%(what)s: summary says %(given)s, the tricks say %(derived)s",
-                            what=label, given=_value_words(a, seat_valued),
-                            derived=_value_words(b, seat_valued)), key)
+        return EntryError(
+            _(
+                "%(what)s: summary says %(given)s, the tricks say %(derived)s",
+                what=label,
+                given=_value_words(a, seat_valued),
+                derived=_value_words(b, seat_valued),
+            ),
+            key,
+        )
 
     n = len(names)
     for key, want in derived.items():
@@ -307,8 +434,7 @@ def differences(given: dict, derived: dict, names: list[str]):
             for sub, value in want.items():
                 if sub in got and not _same(got[sub], value):
                     label = sub if key == "taken_by" else f"{key} {sub}"
-                    yield differ(label, got[sub], value, key == "taken_by" or sub == "seat",
-                                 key)
+                    yield differ(label, got[sub], value, key == "taken_by" or sub == "seat", key)
         elif isinstance(want, list) and isinstance(got, list) and len(want) == len(got) == n:
             for s in range(n):
                 if not _same(got[s], want[s]):
@@ -367,7 +493,6 @@ class Progress:
     entry: dict | None  # the deal's entry (quick-entry shape, checked) once complete
 
 
-
 def progress(rules: Game, plan: Plan, play: Any, given: dict | None = None) -> Progress:
     """Check the tricks entered so far of the deal ``plan`` describes.
 
@@ -392,5 +517,13 @@ def progress(rules: Game, plan: Plan, play: Any, given: dict | None = None) -> P
     except EntryError as e:
         problems.append(e.message)
         w.turn, w.legal = None, None
-    return Progress(list(w.winners), w.leader, w.turn, w.legal, setup.trump, problems,
-                    w.complete and not problems, entry)
+    return Progress(
+        list(w.winners),
+        w.leader,
+        w.turn,
+        w.legal,
+        setup.trump,
+        problems,
+        w.complete and not problems,
+        entry,
+    )

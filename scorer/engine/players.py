@@ -25,8 +25,9 @@ class RandomPlayer:
     def call(self, choices: tuple, rng: random.Random):
         return choices[rng.randrange(len(choices))]
 
-    def play(self, hand: list[str], legal: list[str], trick: list, state: TableState,
-             rng: random.Random) -> str:
+    def play(
+        self, hand: list[str], legal: list[str], trick: list, state: TableState, rng: random.Random
+    ) -> str:
         return legal[rng.randrange(len(legal))]
 
 
@@ -42,8 +43,9 @@ class SimplePlayer:
         costs, power = setup.costs, setup.power
         return sorted(hand, key=lambda c: (costs.get(c, 0), power[c]), reverse=True)[:count]
 
-    def play(self, hand: list[str], legal: list[str], trick: list, state: TableState,
-             rng: random.Random) -> str:
+    def play(
+        self, hand: list[str], legal: list[str], trick: list, state: TableState, rng: random.Random
+    ) -> str:
         setup = state.setup
         costs, power = setup.costs, setup.power
         if not trick:  # lead the lowest card that costs nothing, else the lowest

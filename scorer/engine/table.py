@@ -33,8 +33,10 @@ class Played:
 
     def record(self) -> dict:
         """The record's ``play`` form (RECORD.md "A deal as played")."""
-        return {"hands": [list(h) for h in self.hands],
-                "tricks": [[[s, c] for s, c in trick] for trick in self.tricks]}
+        return {
+            "hands": [list(h) for h in self.hands],
+            "tricks": [[[s, c] for s, c in trick] for trick in self.tricks],
+        }
 
 
 @dataclass
@@ -96,8 +98,9 @@ def decide(rules: Game, plan: Plan, players: list, rng: random.Random, given: di
     return given
 
 
-def deal(setup: Setup, n: int, rng: random.Random, dealer: int = 0
-         ) -> tuple[list[list[str]], Setup]:
+def deal(
+    setup: Setup, n: int, rng: random.Random, dealer: int = 0
+) -> tuple[list[list[str]], Setup]:
     """Shuffle and deal ``setup.tricks`` cards to each seat, from the dealer's
     neighbour round the way play goes. A card left over under ``turn_up`` (Knaves:
     the last card) is turned up, and the setup returned names it and its trump."""
@@ -106,15 +109,16 @@ def deal(setup: Setup, n: int, rng: random.Random, dealer: int = 0
     t = setup.tricks
     hands: list[list[str]] = [[] for _s in range(n)]
     for i in range(n):
-        hands[(dealer + setup.step * (i + 1)) % n] = cards[i * t:(i + 1) * t]
-    rest = cards[n * t:]
+        hands[(dealer + setup.step * (i + 1)) % n] = cards[i * t : (i + 1) * t]
+    rest = cards[n * t :]
     if setup.turn_up and rest:
         setup = replace(setup, turned_up=rest[-1], trump=rest[-1][-1])
     return hands, setup
 
 
-def pass_cards(setup: Setup, hands: list[list[str]], players: list, rng: random.Random
-               ) -> list[list[str]]:
+def pass_cards(
+    setup: Setup, hands: list[list[str]], players: list, rng: random.Random
+) -> list[list[str]]:
     """Every seat picks its cards at once, then hands them on (RULES.md's pass)."""
     if not setup.passing:
         return hands
@@ -133,8 +137,9 @@ def first_leader(setup: Setup, hands: list[list[str]]) -> int:
     return next(s for s, h in enumerate(hands) if setup.lead_card in h)
 
 
-def play_tricks(rules: Game, setup: Setup, hands: list[list[str]], players: list,
-                rng: random.Random) -> Played:
+def play_tricks(
+    rules: Game, setup: Setup, hands: list[list[str]], players: list, rng: random.Random
+) -> Played:
     """Play every trick, each seat choosing among the cards the rules allow."""
     n = len(hands)
     start = [list(h) for h in hands]
@@ -151,8 +156,9 @@ def play_tricks(rules: Game, setup: Setup, hands: list[list[str]], players: list
         for _i in range(n):
             hand = hands[seat]
             legal = legal_cards(hand, trick, state)
-            card = legal[0] if len(legal) == 1 else players[seat].play(hand, legal, trick,
-                                                                      state, rng)
+            card = (
+                legal[0] if len(legal) == 1 else players[seat].play(hand, legal, trick, state, rng)
+            )
             hand.remove(card)
             trick.append((seat, card))
             seat = (seat + step) % n
@@ -164,8 +170,14 @@ def play_tricks(rules: Game, setup: Setup, hands: list[list[str]], players: list
     return Played(setup, start, tricks, Captured(taken, winners, setup.turned_up))
 
 
-def play_deal(rules: Game, plan: Plan, players: list, rng: random.Random,
-              given: dict | None = None, table: Table | None = None) -> Played:
+def play_deal(
+    rules: Game,
+    plan: Plan,
+    players: list,
+    rng: random.Random,
+    given: dict | None = None,
+    table: Table | None = None,
+) -> Played:
     """Decide, deal (as ``plan``'s dealer), pass and play one deal of ``rules``.
 
     ``given``: what the table decides beside the cards (Polignac ``capot``, a
@@ -182,8 +194,9 @@ def play_deal(rules: Game, plan: Plan, players: list, rng: random.Random,
     else:
         if table is None:
             if not plan.dealt:
-                raise ValueError("the hands of this deal come from the deal before: "
-                                 "play it with play_match")
+                raise ValueError(
+                    "the hands of this deal come from the deal before: play it with play_match"
+                )
             table = Table([[] for _s in range(rules.n)])
         table.move(moves, setup, players, rng)
     hands = pass_cards(setup, table.hands, players, rng)
@@ -192,31 +205,32 @@ def play_deal(rules: Game, plan: Plan, players: list, rng: random.Random,
     return played
 
 
-def play_match(rules: Game, players: list, rng: random.Random, first_dealer: int = 0,
-               given: Callable[[Plan, random.Random], dict] | None = None
-               ) -> Iterator[tuple[Plan, Played, dict]]:
-    """Play a match deal after deal through the game's own fold (``plan``,
-    ``check``, ``score``, ``advance``) until its ``outcome`` says it is over,
-    yielding each deal's plan, play and checked entry. Between deals each player
-    picks up the cards they took, for a deal that is not dealt afresh
+def play_match(
+    rules: Game,
+    players: list,
+    rng: random.Random,
+    first_dealer: int = 0,
+    given: Callable[[Plan, random.Random], dict] | None = None,
+) -> Iterator[tuple[Plan, Played, dict]]:
+    """Play a match deal after deal through the fold's own :func:`~scorer.match.step`
+    (``plan``, ``check``, ``score``, ``advance``) until its ``outcome`` says it is
+    over, yielding each deal's plan, play and checked entry. Between deals each
+    player picks up the cards they took, for a deal that is not dealt afresh
     (``plan.dealt`` False). ``given(plan, rng)``: choices the caller makes
     beside the cards; the players make the rest."""
-    n = rules.n
-    state = rules.start(first_dealer)
-    totals = [0] * n
-    table = Table([[] for _s in range(n)])
-    number = 0
-    while True:
-        plan = rules.plan(state)
+    # scorer.match checks a recorded deal's play with this package: imported
+    # at the top of this module, the two would import each other.
+    from ..match import Position, step  # noqa: PLC0415
+
+    position = Position.start(rules, first_dealer)
+    table = Table([[] for _s in range(rules.n)])
+    while not position.finished:
+        plan = rules.plan(position.state)
         played = play_deal(rules, plan, players, rng, given(plan, rng) if given else None, table)
-        entry = rules.check(entry_of(rules, plan, played), plan)
-        yield plan, played, entry
-        number += 1
-        totals = [t + p for t, p in zip(totals, rules.score(entry, plan).points)]
-        state = rules.advance(state, entry, plan)
+        deal = step(rules, position, entry_of(rules, plan, played), plan)
+        yield plan, played, deal.entry
+        position = deal.after
         table.hands = [list(cards) for cards in played.captured.taken]
-        if rules.outcome(totals, number).finished:
-            return
 
 
 def entry_of(rules: Game, plan: Plan, played: Played, given: dict | None = None) -> dict:

@@ -8,7 +8,8 @@ from .polignac import Polignac
 from .slobberhannes import Slobberhannes
 from .variety import Variety
 
-GAMES: dict[str, type[Game]] = {g.key: g for g in (Hearts, BlackMaria, Knaves, Slobberhannes,
-                                                   Polignac, Variety, Metamorphosis)}
+GAMES: dict[str, type[Game]] = {
+    g.key: g for g in (Hearts, BlackMaria, Knaves, Slobberhannes, Polignac, Variety, Metamorphosis)
+}
 
 __all__ = ["GAMES", "EntryError", "Game"]

@@ -17,12 +17,21 @@ Nothing here knows Flask; strings a player reads go through ``scorer.i18n``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..i18n import _, join, ngettext
-from .tricks import (Captured, Decision, Setup, TableState, follow, follow_reason,
-                     parse_passing, trick_winner)
+from ..cards import RANKS, SYMBOLS, display, is_card, suit_of
+from ..i18n import L_, _, join, ngettext
+from .tricks import (
+    Captured,
+    Decision,
+    Setup,
+    TableState,
+    follow,
+    follow_reason,
+    parse_passing,
+    trick_winner,
+)
 
 
 class EntryError(ValueError):
@@ -67,89 +76,165 @@ class Option:
                 raise EntryError(_("option %(key)s must be a whole number", key=self.key), self.key)
             if not self.low <= value <= self.high:
                 raise EntryError(
-                    _("option %(key)s must be between %(low)s and %(high)s",
-                      key=self.key, low=self.low, high=self.high), self.key)
+                    _(
+                        "option %(key)s must be between %(low)s and %(high)s",
+                        key=self.key,
+                        low=self.low,
+                        high=self.high,
+                    ),
+                    self.key,
+                )
             return value
         if self.kind == "map":
             return self._parse_map(value)
         if self.kind == "choice":
             if isinstance(value, bool) or value not in self.choices:
                 raise EntryError(
-                    _("option %(key)s must be one of %(choices)s",
-                      key=self.key, choices=", ".join(str(c) for c in self.choices)), self.key)
+                    _(
+                        "option %(key)s must be one of %(choices)s",
+                        key=self.key,
+                        choices=", ".join(str(c) for c in self.choices),
+                    ),
+                    self.key,
+                )
             return value
         raise EntryError(_("option %(key)s cannot be read", key=self.key), self.key)
 
     def _parse_map(self, value: Any) -> dict:
         """A map over ``choices`` (such as jacks) of signed points; keys not named
         keep their default."""
-        from ..cards import display, is_card
 
         def label(k):
             return display(k) if is_card(k) else str(k)[:20]
 
         if not isinstance(value, dict):
-            example = '{"%s": 1}' % self.choices[0]
-            raise EntryError(_("option %(key)s must give points per card, such as %(example)s",
-                               key=self.key, example=example), self.key)
+            example = f'{{"{self.choices[0]}": 1}}'
+            raise EntryError(
+                _(
+                    "option %(key)s must give points per card, such as %(example)s",
+                    key=self.key,
+                    example=example,
+                ),
+                self.key,
+            )
         out = dict(self.default_for({}))
         for k, points in value.items():
             if k not in self.choices:
-                raise EntryError(_("option %(key)s: %(name)s is not one of %(choices)s",
-                                   key=self.key, name=str(k)[:20],
-                                   choices=", ".join(self.choices)), self.key)
+                raise EntryError(
+                    _(
+                        "option %(key)s: %(name)s is not one of %(choices)s",
+                        key=self.key,
+                        name=str(k)[:20],
+                        choices=", ".join(self.choices),
+                    ),
+                    self.key,
+                )
             if isinstance(points, bool) or not isinstance(points, int):
-                raise EntryError(_("option %(key)s: %(card)s must be a whole number of points",
-                                   key=self.key, card=label(k)), self.key)
+                raise EntryError(
+                    _(
+                        "option %(key)s: %(card)s must be a whole number of points",
+                        key=self.key,
+                        card=label(k),
+                    ),
+                    self.key,
+                )
             if not self.low <= points <= self.high:
-                raise EntryError(_("option %(key)s: %(card)s must be between %(low)s and %(high)s",
-                                   key=self.key, card=label(k), low=self.low, high=self.high),
-                                 self.key)
+                raise EntryError(
+                    _(
+                        "option %(key)s: %(card)s must be between %(low)s and %(high)s",
+                        key=self.key,
+                        card=label(k),
+                        low=self.low,
+                        high=self.high,
+                    ),
+                    self.key,
+                )
             out[k] = points
         return out
 
 
-def end_options(target: Default, target_help: Any, target_source: Any = "",
-                end_help: Any = None, end_source: Any = "", deals_source: Any = "",
-                deals_help: Any = None) -> tuple[Option, Option, Option]:
+def end_options(
+    target: Default,
+    target_help: Any,
+    target_source: Any = "",
+    end_help: Any = None,
+    end_source: Any = "",
+    deals_source: Any = "",
+    deals_help: Any = None,
+) -> tuple[Option, Option, Option]:
     """The options ``end`` (target | deals), ``target`` and ``deals`` that several
     penalty games share; :meth:`Game.end_reached` reads them."""
-    from ..i18n import L_
-
     return (
-        Option("end", "choice", "target", L_("End"),
-               end_help or L_("Play to a target total, or a fixed number of deals."),
-               source=end_source, choices=("target", "deals"),
-               choice_labels=(L_("At the target"), L_("After a number of deals"))),
-        Option("target", "int", target, L_("Target"), target_help, source=target_source,
-               low=1, high=100_000, when=("end", "target")),
-        Option("deals", "int", lambda o: 2 * o["players"], L_("Deals"),
-               deals_help or L_("How many deals, when the match ends after a number of deals."),
-               source=deals_source, low=1, high=1000, when=("end", "deals")),
+        Option(
+            "end",
+            "choice",
+            "target",
+            L_("End"),
+            end_help or L_("Play to a target total, or a fixed number of deals."),
+            source=end_source,
+            choices=("target", "deals"),
+            choice_labels=(L_("At the target"), L_("After a number of deals")),
+        ),
+        Option(
+            "target",
+            "int",
+            target,
+            L_("Target"),
+            target_help,
+            source=target_source,
+            low=1,
+            high=100_000,
+            when=("end", "target"),
+        ),
+        Option(
+            "deals",
+            "int",
+            lambda o: 2 * o["players"],
+            L_("Deals"),
+            deals_help or L_("How many deals, when the match ends after a number of deals."),
+            source=deals_source,
+            low=1,
+            high=1000,
+            when=("end", "deals"),
+        ),
     )
 
 
 def score_lines(parts: list[list], points: list[int]) -> list[str]:
     """Per seat, what it took and its points: "5 hearts, Q♠ → 18", "nothing → 0"."""
-    return [(join(", ", parts[s]) if parts[s] else _("nothing")) + f" → {points[s]}"
-            for s in range(len(points))]
+    return [
+        (join(", ", parts[s]) if parts[s] else _("nothing")) + f" → {points[s]}"
+        for s in range(len(points))
+    ]
 
 
 def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
     """What to take out of the pack before dealing, and how many cards each gets."""
-    from ..cards import display
-
     cards = " ".join(display(c) for c in removed)
     if pack is None:
-        return ngettext("Take %(cards)s out of the pack: %(hand)s card each.",
-                        "Take %(cards)s out of the pack: %(hand)s cards each.", hand,
-                        cards=cards, hand=hand)
+        return ngettext(
+            "Take %(cards)s out of the pack: %(hand)s card each.",
+            "Take %(cards)s out of the pack: %(hand)s cards each.",
+            hand,
+            cards=cards,
+            hand=hand,
+        )
     if removed:
-        return ngettext("From %(pack)s take out %(cards)s: %(hand)s card each.",
-                        "From %(pack)s take out %(cards)s: %(hand)s cards each.", hand,
-                        pack=pack, cards=cards, hand=hand)
-    return ngettext("Play with %(pack)s: %(hand)s card each.",
-                    "Play with %(pack)s: %(hand)s cards each.", hand, pack=pack, hand=hand)
+        return ngettext(
+            "From %(pack)s take out %(cards)s: %(hand)s card each.",
+            "From %(pack)s take out %(cards)s: %(hand)s cards each.",
+            hand,
+            pack=pack,
+            cards=cards,
+            hand=hand,
+        )
+    return ngettext(
+        "Play with %(pack)s: %(hand)s card each.",
+        "Play with %(pack)s: %(hand)s cards each.",
+        hand,
+        pack=pack,
+        hand=hand,
+    )
 
 
 def whole(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
@@ -158,17 +243,22 @@ def whole(value: Any, what: str, low: int = 0, high: int = 1000) -> int:
         raise EntryError(_("%(what)s must be a whole number", what=what), what)
     if not low <= value <= high:
         raise EntryError(
-            _("%(what)s must be between %(low)s and %(high)s", what=what, low=low, high=high), what)
+            _("%(what)s must be between %(low)s and %(high)s", what=what, low=low, high=high), what
+        )
     return value
 
 
 def seat(value: Any, n: int, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < n:
-        raise EntryError(_("%(what)s must be a seat from 0 to %(last)s", what=what, last=n - 1), what)
+        raise EntryError(
+            _("%(what)s must be a seat from 0 to %(last)s", what=what, last=n - 1), what
+        )
     return value
 
 
-def counts(value: Any, n: int, what: str, total: int | None = None, label: str | None = None) -> list[int]:
+def counts(
+    value: Any, n: int, what: str, total: int | None = None, label: str | None = None
+) -> list[int]:
     """One whole number per seat; with ``total``, they must add up to it."""
     label = label or what
     if not isinstance(value, list) or len(value) != n:
@@ -176,8 +266,14 @@ def counts(value: Any, n: int, what: str, total: int | None = None, label: str |
     out = [whole(v, label, 0, 1000) for v in value]
     if total is not None and sum(out) != total:
         raise EntryError(
-            _("%(what)s add up to %(got)s, but %(want)s are in play",
-              what=label, got=sum(out), want=total), what)
+            _(
+                "%(what)s add up to %(got)s, but %(want)s are in play",
+                what=label,
+                got=sum(out),
+                want=total,
+            ),
+            what,
+        )
     return out
 
 
@@ -186,20 +282,27 @@ def only_fields(entry: Any, allowed: set[str]) -> dict:
         raise EntryError(_("a deal must be a JSON object"))
     extra = sorted(set(entry) - allowed)
     if extra:
-        raise EntryError(_("unknown field %(field)s in this deal", field=str(extra[0])[:40]), "entry")
+        raise EntryError(
+            _("unknown field %(field)s in this deal", field=str(extra[0])[:40]), "entry"
+        )
     return entry
 
 
-def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
-           optional: frozenset = frozenset(),
-           labels: dict[str, str] | None = None) -> dict[str, int | None]:
+def owners(
+    value: Any,
+    cards: tuple[str, ...],
+    n: int,
+    what: str = "taken_by",
+    optional: frozenset = frozenset(),
+    labels: dict[str, str] | None = None,
+) -> dict[str, int | None]:
     """Who took each of ``cards``: exactly those keys, one seat each.
 
     Keys in ``optional`` may be missing or null (a card out of play); ``labels``
     names keys that are not cards ("the first trick")."""
     labels = labels or {}
 
-    def display(key: str) -> str:
+    def name_of(key: str) -> str:
         return labels.get(key) or _card_name(key)
 
     if value is None:
@@ -208,7 +311,7 @@ def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
         raise EntryError(_("%(what)s must say who took each card", what=what), what)
     for key in value:
         if key not in cards:
-            raise EntryError(_("%(card)s is not scored in this deal", card=display(key)), what)
+            raise EntryError(_("%(card)s is not scored in this deal", card=name_of(key)), what)
     out: dict[str, int | None] = {}
     for c in cards:
         v = value.get(c)
@@ -216,14 +319,12 @@ def owners(value: Any, cards: tuple[str, ...], n: int, what: str = "taken_by",
             if c in optional:
                 out[c] = None
                 continue
-            raise EntryError(_("say who took %(card)s", card=display(c)), what)
-        out[c] = seat(v, n, display(c))
+            raise EntryError(_("say who took %(card)s", card=name_of(c)), what)
+        out[c] = seat(v, n, name_of(c))
     return out
 
 
 def _card_name(key: Any) -> str:
-    from ..cards import display, is_card
-
     return display(key) if is_card(key) else str(key)[:20]
 
 
@@ -314,23 +415,43 @@ class Game(ABC):
         known = {o.key for o in cls.options} | ({"players"} if cls.players_option else set())
         for key in raw:
             if key not in known:
-                raise EntryError(_("unknown option %(key)s for %(game)s",
-                                   key=str(key)[:40], game=cls.name), "options")
+                raise EntryError(
+                    _("unknown option %(key)s for %(game)s", key=str(key)[:40], game=cls.name),
+                    "options",
+                )
         if "players" in raw:
             p = raw["players"]
             if isinstance(p, bool) or not isinstance(p, int) or p not in cls.player_counts:
-                raise EntryError(_("option players must be one of %(choices)s",
-                                   choices=", ".join(map(str, cls.player_counts))), "players")
+                raise EntryError(
+                    _(
+                        "option players must be one of %(choices)s",
+                        choices=", ".join(map(str, cls.player_counts)),
+                    ),
+                    "players",
+                )
             if p != names:
-                raise EntryError(ngettext("option players says %(p)s, but %(names)s name is given",
-                                          "option players says %(p)s, but %(names)s names are given",
-                                          names, p=p, names=names), "players")
+                raise EntryError(
+                    ngettext(
+                        "option players says %(p)s, but %(names)s name is given",
+                        "option players says %(p)s, but %(names)s names are given",
+                        names,
+                        p=p,
+                        names=names,
+                    ),
+                    "players",
+                )
         if names not in cls.player_counts:
-            raise EntryError(ngettext("%(game)s is played by %(choices)s player, not %(n)s",
-                                      "%(game)s is played by %(choices)s players, not %(n)s",
-                                      max(cls.player_counts), game=cls.name,
-                                      choices=or_list(sorted(cls.player_counts)), n=names),
-                             "players")
+            raise EntryError(
+                ngettext(
+                    "%(game)s is played by %(choices)s player, not %(n)s",
+                    "%(game)s is played by %(choices)s players, not %(n)s",
+                    max(cls.player_counts),
+                    game=cls.name,
+                    choices=or_list(sorted(cls.player_counts)),
+                    n=names,
+                ),
+                "players",
+            )
         opts: dict = {"players": names}
         for o in cls.options:
             opts[o.key] = o.parse(raw[o.key]) if o.key in raw else o.default_for(opts)
@@ -339,9 +460,9 @@ class Game(ABC):
             del opts["players"]  # RECORD.md names no players option for this game
         return opts
 
-    @classmethod
+    @classmethod  # noqa: B027 (a hook most games leave empty)
     def check_options(cls, opts: dict) -> None:
-        """Cross-checks between options (override)."""
+        """Cross-checks between options (override); EntryError names the option."""
 
     @classmethod
     def option_condition(cls, option: Option) -> str:
@@ -352,8 +473,7 @@ class Game(ABC):
         key, value = option.when
         other = next(o for o in cls.options if o.key == key)
         labels = dict(zip(other.choices, other.choice_labels or other.choices))
-        return _("Only when %(option)s is “%(choice)s”.", option=other.label,
-                 choice=labels[value])
+        return _("Only when %(option)s is “%(choice)s”.", option=other.label, choice=labels[value])
 
     # The fold's questions (override) -------------------------------------
     def start(self, first_dealer: int) -> Any:
@@ -430,12 +550,19 @@ class Game(ABC):
         beside the tricks (Knaves ``turn_up``, a Variety auction …)."""
         pack = self.engine_pack()
         if pack is None:
-            raise EntryError(_("%(game)s cannot be checked trick by trick yet", game=self.name),
-                             "play")
+            raise EntryError(
+                _("%(game)s cannot be checked trick by trick yet", game=self.name), "play"
+            )
         costs, trick_cost = self.engine_costs()
-        return Setup(pack=pack, tricks=len(pack) // self.n, leader=plan.leader,
-                     trump=plan.trump, passing=parse_passing(plan.passing), costs=costs,
-                     trick_cost=trick_cost)
+        return Setup(
+            pack=pack,
+            tricks=len(pack) // self.n,
+            leader=plan.leader,
+            trump=plan.trump,
+            passing=parse_passing(plan.passing),
+            costs=costs,
+            trick_cost=trick_cost,
+        )
 
     def engine_decision(self, plan: Plan, given: dict) -> Decision | None:
         """The next choice the table makes beside the cards, before the first lead,
@@ -455,8 +582,9 @@ class Game(ABC):
         card)); by default follow suit, else anything."""
         return follow(hand, trick)
 
-    def illegal_reason(self, card: str, hand: list[str], trick: list,
-                       state: TableState) -> tuple[str, str, str] | None:
+    def illegal_reason(
+        self, card: str, hand: list[str], trick: list, state: TableState
+    ) -> tuple[str, str, str] | None:
         """Why ``card`` may not be played, or None; agrees with :meth:`legal`.
 
         (kind, words, proof): kind ``follow`` (words: the suit led) or ``rule``
@@ -476,44 +604,47 @@ class Game(ABC):
 
     def trick_setup(self, trump: str | None, lowest_wins: bool = False) -> Setup:
         """How one trick of this game is judged with the given trump."""
-        from dataclasses import replace
-
         plan = self.plan(self.start(0))
         setup = self.engine_setup(plan, {})
-        return replace(setup, trump=trump, lowest_wins=lowest_wins, turn_up=False,
-                       turned_up=None)
+        return replace(setup, trump=trump, lowest_wins=lowest_wins, turn_up=False, turned_up=None)
 
     def trick_reason(self, trick: list[str], winner: int, setup: Setup) -> str:
         """Which card wins ``trick`` (cards in the order played) and the rule that decided."""
-        from ..cards import RANKS, SYMBOLS, display, suit_of
-
         card, led = trick[winner], suit_of(trick[0])
         trump = setup.trump is not None and suit_of(card) == setup.trump
         if setup.lowest_wins:
-            rule = (_("the lowest trump wins") if trump else
-                    _("no trump was played: the lowest card of the suit led (%(suit)s) wins",
-                      suit=SYMBOLS[led]))
+            rule = (
+                _("the lowest trump wins")
+                if trump
+                else _(
+                    "no trump was played: the lowest card of the suit led (%(suit)s) wins",
+                    suit=SYMBOLS[led],
+                )
+            )
         elif trump and led != setup.trump:
-            rule = _("a trump (%(suit)s) beats every card of the suit led; the highest trump wins",
-                     suit=SYMBOLS[setup.trump])
+            rule = _(
+                "a trump (%(suit)s) beats every card of the suit led; the highest trump wins",
+                suit=SYMBOLS[setup.trump],
+            )
         elif trump:
             rule = _("trumps (%(suit)s) were led: the highest trump wins", suit=SYMBOLS[led])
         else:
-            rule = _("the highest card of the suit led (%(suit)s) wins; other suits cannot win",
-                     suit=SYMBOLS[led])
+            rule = _(
+                "the highest card of the suit led (%(suit)s) wins; other suits cannot win",
+                suit=SYMBOLS[led],
+            )
             if setup.trump is not None:
                 rule += " " + _("(no trump was played)")
         if tuple(setup.ranks) != RANKS:
             rule += " " + _("— the order here is %(order)s", order=" ".join(setup.ranks))
-        return _("%(card)s, card %(k)s, wins: %(rule)s.", card=display(card), k=winner + 1,
-                 rule=rule)
+        return _(
+            "%(card)s, card %(k)s, wins: %(rule)s.", card=display(card), k=winner + 1, rule=rule
+        )
 
-    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
-                        given: dict) -> dict:
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
         """The deal's entry in the quick-entry shape, from what each seat took
         (``given``: what the table entered beside the tricks)."""
-        raise EntryError(_("%(game)s cannot be checked trick by trick yet", game=self.name),
-                         "play")
+        raise EntryError(_("%(game)s cannot be checked trick by trick yet", game=self.name), "play")
 
     # Shared helpers ----------------------------------------------------
     def end_reached(self, totals: list[int], played: int) -> bool:
@@ -529,6 +660,6 @@ class Game(ABC):
 
 
 def or_list(items: list) -> str:
-    """"3", "3 or 4", "3, 4, 5 or 6"."""
+    """ "3", "3 or 4", "3, 4, 5 or 6"."""
     items = [str(i) for i in items]
     return items[0] if len(items) == 1 else join(", ", items[:-1]) + " " + _("or") + " " + items[-1]

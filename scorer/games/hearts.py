@@ -12,10 +12,23 @@ from dataclasses import replace
 from functools import cached_property
 from typing import Any
 
-from ..cards import RANKS, display, pack, rank_of, sort_key, suit_of
+from ..cards import RANKS, display, pack, parse, rank_of, sort_key, suit_of
 from ..i18n import L_, _, ngettext
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   end_options, only_fields, owners, pack_note, score_lines)
+from .base import (
+    EntryError,
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    counts,
+    end_options,
+    only_fields,
+    owners,
+    pack_note,
+    score_lines,
+)
 from .tricks import Captured, Setup, TableState, follow, follow_reason
 
 SPOT_VALUES = {
@@ -35,17 +48,27 @@ def _target_default(opts: dict) -> int:
 
 
 SPOT_VALUES_OPTION = Option(
-    "spot_values", "choice", "10-10-10-15", L_("Spot values"),
+    "spot_values",
+    "choice",
+    "10-10-10-15",
+    L_("Spot values"),
     L_("What J Q K A of hearts are worth under Spot scoring."),
     source=L_("the Esperanto rules (10-10-10-15); 11-12-13-14 a common variant"),
     choices=("10-10-10-15", "11-12-13-14"),
     choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")),
-    when=("scoring", "spot"))
+    when=("scoring", "spot"),
+)
 OMNIBUS_OPTION = Option(
-    "omnibus", "bool", False, L_("Omnibus (J♦ -10)"),
-    L_("Whoever takes J♦ scores 10 points off."), source=L_("the Czech rules"))
-TARGET_HELP = L_("The match ends when a player reaches this total; lowest wins. "
-                 "Empty: 100, or 500 under Spot.")
+    "omnibus",
+    "bool",
+    False,
+    L_("Omnibus (J♦ -10)"),
+    L_("Whoever takes J♦ scores 10 points off."),
+    source=L_("the Czech rules"),
+)
+TARGET_HELP = L_(
+    "The match ends when a player reaches this total; lowest wins. Empty: 100, or 500 under Spot."
+)
 TARGET_SOURCE = L_("the Esperanto rules (100; 500 under Spot)")
 TARGET_OPTION = replace(end_options(_target_default, TARGET_HELP, TARGET_SOURCE)[1], when=None)
 
@@ -100,24 +123,52 @@ class HeartsFamily(Game):
         notes.append(self.pass_note(passing))
         fields = []
         if self.spot:
-            fields.append(Field("partition", "heart_cards", _("Which hearts each player took"),
-                                cards=self.hearts_in_play))
+            fields.append(
+                Field(
+                    "partition",
+                    "heart_cards",
+                    _("Which hearts each player took"),
+                    cards=self.hearts_in_play,
+                )
+            )
         else:
-            fields.append(Field("counts", "hearts", _("Hearts taken"),
-                                total=len(self.hearts_in_play), high=len(self.hearts_in_play)))
+            fields.append(
+                Field(
+                    "counts",
+                    "hearts",
+                    _("Hearts taken"),
+                    total=len(self.hearts_in_play),
+                    high=len(self.hearts_in_play),
+                )
+            )
         for c in self.penalty_cards:
-            fields.append(Field("owner", f"taken_by.{c}", _("Who took %(card)s?", card=display(c)),
-                                cards=(c,)))
-        return Plan(number=number, dealer=dealer, leader=leader, leader_text=leader_text,
-                    passing=passing, title=_("Deal %(n)s", n=number), notes=notes,
-                    fields=fields)
+            fields.append(
+                Field(
+                    "owner", f"taken_by.{c}", _("Who took %(card)s?", card=display(c)), cards=(c,)
+                )
+            )
+        return Plan(
+            number=number,
+            dealer=dealer,
+            leader=leader,
+            leader_text=leader_text,
+            passing=passing,
+            title=_("Deal %(n)s", n=number),
+            notes=notes,
+            fields=fields,
+        )
 
     def pass_note(self, passing: str) -> str:
         if passing == "none":
             return _("No passing this deal.")
         way, count = passing.split()
-        return ngettext("Pass %(count)s card %(way)s.", "Pass %(count)s cards %(way)s.",
-                        int(count), count=int(count), way=PASS_WORDS[way])
+        return ngettext(
+            "Pass %(count)s card %(way)s.",
+            "Pass %(count)s cards %(way)s.",
+            int(count),
+            count=int(count),
+            way=PASS_WORDS[way],
+        )
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"hearts", "heart_cards", "taken_by"})
@@ -130,43 +181,57 @@ class HeartsFamily(Game):
                 given = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
                 for s in range(self.n):
                     if given[s] != from_cards[s]:
-                        raise EntryError(ngettext(
-                            "%(name)s: hearts says %(count)s, but %(cards)s heart card is listed",
-                            "%(name)s: hearts says %(count)s, but %(cards)s heart cards are listed",
-                            from_cards[s], name=self.names[s], count=given[s],
-                            cards=from_cards[s]), "hearts")
+                        raise EntryError(
+                            ngettext(
+                                "%(name)s: hearts says %(count)s, "
+                                "but %(cards)s heart card is listed",
+                                "%(name)s: hearts says %(count)s, "
+                                "but %(cards)s heart cards are listed",
+                                from_cards[s],
+                                name=self.names[s],
+                                count=given[s],
+                                cards=from_cards[s],
+                            ),
+                            "hearts",
+                        )
             out["hearts"] = from_cards
         elif self.spot:
-            raise EntryError(_("under Spot scoring, say which hearts each player took"),
-                             "heart_cards")
+            raise EntryError(
+                _("under Spot scoring, say which hearts each player took"), "heart_cards"
+            )
         elif "hearts" in entry:
             out["hearts"] = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
         else:
             raise EntryError(_("say how many hearts each player took"), "hearts")
         specials = tuple(self.penalty_cards)
         out["taken_by"] = owners(entry.get("taken_by"), specials, self.n)
-        return {"hearts": out["hearts"], **({"heart_cards": out["heart_cards"]}
-                                            if "heart_cards" in out else {}),
-                "taken_by": out["taken_by"]}
+        return {
+            "hearts": out["hearts"],
+            **({"heart_cards": out["heart_cards"]} if "heart_cards" in out else {}),
+            "taken_by": out["taken_by"],
+        }
 
     def _check_heart_cards(self, value: Any, in_play: tuple[str, ...]) -> list[list[str]]:
-        from ..cards import parse
-
         if not isinstance(value, list) or len(value) != self.n:
-            raise EntryError(_("heart_cards needs one list of cards per player (%(n)s)", n=self.n),
-                             "heart_cards")
+            raise EntryError(
+                _("heart_cards needs one list of cards per player (%(n)s)", n=self.n), "heart_cards"
+            )
         seen: dict[str, int] = {}
         out = []
         for s, cards in enumerate(value):
             if not isinstance(cards, list):
-                raise EntryError(_("heart_cards needs one list of cards per player (%(n)s)",
-                                   n=self.n), "heart_cards")
+                raise EntryError(
+                    _("heart_cards needs one list of cards per player (%(n)s)", n=self.n),
+                    "heart_cards",
+                )
             mine = []
             for raw in cards:
                 c = parse(raw)
                 if c is None or c not in in_play:
                     shown = display(c) if c else str(raw)[:12]
-                    raise EntryError(_("%(card)s is not a heart in play", card=shown), "heart_cards")
+                    raise EntryError(
+                        _("%(card)s is not a heart in play", card=shown), "heart_cards"
+                    )
                 if c in seen:
                     raise EntryError(_("%(card)s is listed twice", card=display(c)), "heart_cards")
                 seen[c] = s
@@ -174,8 +239,10 @@ class HeartsFamily(Game):
             out.append(sorted(mine, key=lambda c: RANKS.index(rank_of(c))))
         missing = [c for c in in_play if c not in seen]
         if missing:
-            raise EntryError(_("nobody took %(cards)s", cards=" ".join(display(c) for c in missing)),
-                             "heart_cards")
+            raise EntryError(
+                _("nobody took %(cards)s", cards=" ".join(display(c) for c in missing)),
+                "heart_cards",
+            )
         return out
 
     def score(self, entry: dict, plan: Plan) -> Score:
@@ -186,8 +253,12 @@ class HeartsFamily(Game):
         else:
             hearts = [k * self.heart_value("2H") for k in entry["hearts"]]
         points = list(hearts)
-        lines = [[ngettext("%(num)s heart", "%(num)s hearts", entry["hearts"][s])]
-                 if entry["hearts"][s] else [] for s in range(n)]
+        lines = [
+            [ngettext("%(num)s heart", "%(num)s hearts", entry["hearts"][s])]
+            if entry["hearts"][s]
+            else []
+            for s in range(n)
+        ]
         for c, value in cards.items():
             if c == "JD":
                 continue  # added after any moon
@@ -228,8 +299,7 @@ class HeartsFamily(Game):
         costs.update(self.penalty_cards)
         return costs, 0
 
-    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
-                        given: dict) -> dict:
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
         hearts = [[c for c in cards if suit_of(c) == "H"] for cards in captured.taken]
         entry: dict = {"hearts": [len(h) for h in hearts]}
         if self.spot:
@@ -267,19 +337,40 @@ class Hearts(HeartsFamily):
     player_counts = (4, 3, 5, 6)
     source = L_("the Czech rules of Černá Marie, their “Standard Hearts” column")
     removed = {3: ("2D",), 4: (), 5: ("2C", "2D"), 6: ("2C", "2D", "2S", "3C")}
-    cycles = {3: ("left", "right", "none"), 4: ("left", "right", "across", "none"),
-              5: ("left", "right", "none"), 6: ("left", "right", "across", "none")}
+    cycles = {
+        3: ("left", "right", "none"),
+        4: ("left", "right", "across", "none"),
+        5: ("left", "right", "none"),
+        6: ("left", "right", "across", "none"),
+    }
     options = (
-        Option("moon", "choice", "others", L_("Shooting the moon"),
-               L_("Taking every heart and Q♠: what the shooter's deal is worth."),
-               source=L_("the Czech rules"), choices=("others", "self", "off"),
-               choice_labels=(L_("Everyone else gets 26"), L_("Shooter gets -26"),
-                              L_("Off: scored as taken"))),
-        Option("scoring", "choice", "standard", L_("Scoring"),
-               L_("Standard: a heart 1, Q♠ 13. Spot: hearts by face value, Q♠ 25."),
-               source=L_("the Czech rules"), choices=("standard", "spot"),
-               choice_labels=(L_("Standard"), L_("Spot"))),
-        SPOT_VALUES_OPTION, OMNIBUS_OPTION, TARGET_OPTION,
+        Option(
+            "moon",
+            "choice",
+            "others",
+            L_("Shooting the moon"),
+            L_("Taking every heart and Q♠: what the shooter's deal is worth."),
+            source=L_("the Czech rules"),
+            choices=("others", "self", "off"),
+            choice_labels=(
+                L_("Everyone else gets 26"),
+                L_("Shooter gets -26"),
+                L_("Off: scored as taken"),
+            ),
+        ),
+        Option(
+            "scoring",
+            "choice",
+            "standard",
+            L_("Scoring"),
+            L_("Standard: a heart 1, Q♠ 13. Spot: hearts by face value, Q♠ 25."),
+            source=L_("the Czech rules"),
+            choices=("standard", "spot"),
+            choice_labels=(L_("Standard"), L_("Spot")),
+        ),
+        SPOT_VALUES_OPTION,
+        OMNIBUS_OPTION,
+        TARGET_OPTION,
     )
 
     def passing(self, played: int) -> str:
@@ -311,8 +402,9 @@ class Hearts(HeartsFamily):
             return [c for c in hand if c[-1] != "H"] or list(hand)
         return follow(hand, trick)
 
-    def illegal_reason(self, card: str, hand: list[str], trick: list,
-                       state: TableState) -> tuple[str, str, str] | None:
+    def illegal_reason(
+        self, card: str, hand: list[str], trick: list, state: TableState
+    ) -> tuple[str, str, str] | None:
         if state.number == 0 and not trick:
             lead = state.setup.lead_card
             if card != lead and lead in hand:
@@ -336,29 +428,50 @@ class BlackMaria(HeartsFamily):
     key = "black_maria"
     name = L_("Black Maria")
     player_counts = (3, 4, 5, 6)
-    source = L_("the Polish card-game book, the Esperanto rules (from gamerules.com) and the "
-                "Czech rules of Černá Marie")
+    source = L_(
+        "the Polish card-game book, the Esperanto rules (from gamerules.com) and the "
+        "Czech rules of Černá Marie"
+    )
     removed = {3: ("2C",), 4: (), 5: ("2C", "2D"), 6: ("2S", "2H", "2D", "2C")}
     moon_possible = False
     options = (
-        Option("scoring", "choice", "black_maria", L_("Scoring"),
-               L_("Which cards cost points."),
-               source=L_("the Polish card-game book; Black Lady and Spot: the Esperanto rules"),
-               choices=("black_maria", "black_lady", "spot"),
-               choice_labels=(L_("Black Maria: heart 1, Q♠ 13, K♠ 10, A♠ 7"),
-                              L_("Black Lady: heart 1, Q♠ 13 only"),
-                              L_("Spot: hearts by value, Q♠ 25, K♠ 10, A♠ 7"))),
-        SPOT_VALUES_OPTION, OMNIBUS_OPTION,
-        *end_options(_target_default, TARGET_HELP, TARGET_SOURCE,
-                     end_source=L_("the Czech rules: a number of deals is the usual table "
-                                   "practice"),
-                     deals_source=L_("the Czech rules"),
-                     deals_help=L_("How many deals, when the match ends after a number of deals "
-                                   "(a multiple of the number of players).")),
-        Option("partnership", "bool", False, L_("Partnership (4 players)"),
-               L_("Seats 1 and 3 against 2 and 4; the lower team total wins."),
-               source=L_("the Polish card-game book (“systemem bridżowym”: two against two, "
-                         "as in bridge)")),
+        Option(
+            "scoring",
+            "choice",
+            "black_maria",
+            L_("Scoring"),
+            L_("Which cards cost points."),
+            source=L_("the Polish card-game book; Black Lady and Spot: the Esperanto rules"),
+            choices=("black_maria", "black_lady", "spot"),
+            choice_labels=(
+                L_("Black Maria: heart 1, Q♠ 13, K♠ 10, A♠ 7"),
+                L_("Black Lady: heart 1, Q♠ 13 only"),
+                L_("Spot: hearts by value, Q♠ 25, K♠ 10, A♠ 7"),
+            ),
+        ),
+        SPOT_VALUES_OPTION,
+        OMNIBUS_OPTION,
+        *end_options(
+            _target_default,
+            TARGET_HELP,
+            TARGET_SOURCE,
+            end_source=L_("the Czech rules: a number of deals is the usual table practice"),
+            deals_source=L_("the Czech rules"),
+            deals_help=L_(
+                "How many deals, when the match ends after a number of deals "
+                "(a multiple of the number of players)."
+            ),
+        ),
+        Option(
+            "partnership",
+            "bool",
+            False,
+            L_("Partnership (4 players)"),
+            L_("Seats 1 and 3 against 2 and 4; the lower team total wins."),
+            source=L_(
+                "the Polish card-game book (“systemem bridżowym”: two against two, as in bridge)"
+            ),
+        ),
     )
 
     @property
@@ -370,8 +483,13 @@ class BlackMaria(HeartsFamily):
         if opts["partnership"] and opts["players"] != 4:
             raise EntryError(_("partnership play needs 4 players"), "partnership")
         if opts["end"] == "deals" and opts["deals"] % opts["players"]:
-            raise EntryError(_("the number of deals must be a multiple of the players (%(n)s)",
-                               n=opts["players"]), "deals")
+            raise EntryError(
+                _(
+                    "the number of deals must be a multiple of the players (%(n)s)",
+                    n=opts["players"],
+                ),
+                "deals",
+            )
 
     def passing(self, played: int) -> str:
         return "right 3"

@@ -12,8 +12,19 @@ from typing import Any
 
 from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
 from ..i18n import L_, _, join, ngettext
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   only_fields, owners, score_lines)
+from .base import (
+    EntryError,
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    counts,
+    only_fields,
+    owners,
+    score_lines,
+)
 from .tricks import Captured, Setup
 
 TRICKS = 17  # 52 cards: 17 each to three players, the 52nd turned up
@@ -28,41 +39,78 @@ class Knaves(Game):
     players_option = False
     decisions = ("turn_up",)
     higher_wins = True
-    source = L_("the Polish card-game book (“Tradycyjny angielski wariant”: the traditional "
-                "English game)")
+    source = L_(
+        "the Polish card-game book (“Tradycyjny angielski wariant”: the traditional English game)"
+    )
     options = (
-        Option("target", "int", 20, L_("Target"),
-               L_("The match ends when a player has this many points; the highest total wins."),
-               source=L_("the Polish card-game book (20; 21 in some sources)"), low=1,
-               high=100_000),
-        Option("jack_values", "map", lambda o: dict(JACK_VALUES), L_("Jack values"),
-                         L_("Points for taking each jack: J♥ -4, J♦ -3, J♣ -2, J♠ -1 unless "
-                            "the table agrees otherwise."),
-                         source=L_("the defaults: the Polish card-game book"), choices=JACKS,
-                         choice_labels=tuple(display(j) for j in JACKS), low=-100, high=100),
+        Option(
+            "target",
+            "int",
+            20,
+            L_("Target"),
+            L_("The match ends when a player has this many points; the highest total wins."),
+            source=L_("the Polish card-game book (20; 21 in some sources)"),
+            low=1,
+            high=100_000,
+        ),
+        Option(
+            "jack_values",
+            "map",
+            lambda o: dict(JACK_VALUES),
+            L_("Jack values"),
+            L_(
+                "Points for taking each jack: J♥ -4, J♦ -3, J♣ -2, J♠ -1 unless "
+                "the table agrees otherwise."
+            ),
+            source=L_("the defaults: the Polish card-game book"),
+            choices=JACKS,
+            choice_labels=tuple(display(j) for j in JACKS),
+            low=-100,
+            high=100,
+        ),
     )
 
     def plan(self, state: Any) -> Plan:
         dealer = self.dealer(state)
         number = state["played"] + 1
-        notes = [_("17 cards each; turn the last card up: its suit is trump and it takes no "
-                   "part in play.")]
+        notes = [
+            _(
+                "17 cards each; turn the last card up: its suit is trump and it takes no "
+                "part in play."
+            )
+        ]
         fields = [
             Field("counts", "tricks", _("Tricks taken"), total=TRICKS, high=TRICKS),
-            Field("card", "turn_up", _("The turned-up card (trump)"), cards=FULL_PACK,
-                  help=_("A jack turned up is out of play and scores for nobody.")),
+            Field(
+                "card",
+                "turn_up",
+                _("The turned-up card (trump)"),
+                cards=FULL_PACK,
+                help=_("A jack turned up is out of play and scores for nobody."),
+            ),
         ]
         for jack in JACKS:
-            fields.append(Field("owner", f"taken_by.{jack}",
-                                _("Who took %(card)s?", card=display(jack)),
-                                cards=(jack,), optional=True))
-        return Plan(number=number, dealer=dealer, leader=(dealer + 1) % self.n,
-                    title=_("Deal %(n)s", n=number), notes=notes, fields=fields)
+            fields.append(
+                Field(
+                    "owner",
+                    f"taken_by.{jack}",
+                    _("Who took %(card)s?", card=display(jack)),
+                    cards=(jack,),
+                    optional=True,
+                )
+            )
+        return Plan(
+            number=number,
+            dealer=dealer,
+            leader=(dealer + 1) % self.n,
+            title=_("Deal %(n)s", n=number),
+            notes=notes,
+            fields=fields,
+        )
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"tricks", "taken_by", "turn_up"})
-        out: dict = {"tricks": counts(entry.get("tricks"), self.n, "tricks", TRICKS,
-                                      _("tricks"))}
+        out: dict = {"tricks": counts(entry.get("tricks"), self.n, "tricks", TRICKS, _("tricks"))}
         turn_up = None
         if entry.get("turn_up") is not None:
             turn_up = parse(entry["turn_up"])
@@ -74,26 +122,38 @@ class Knaves(Game):
         if isinstance(raw, dict):
             for jack in out_of_play:
                 if raw.get(jack) is not None:
-                    raise EntryError(_("%(card)s was turned up: it takes no part in play, "
-                                       "so nobody took it", card=display(jack)), "taken_by")
+                    raise EntryError(
+                        _(
+                            "%(card)s was turned up: it takes no part in play, so nobody took it",
+                            card=display(jack),
+                        ),
+                        "taken_by",
+                    )
         taken_by = owners(raw, JACKS, self.n, optional=out_of_play)
         for s in range(self.n):
             jacks = [j for j in JACKS if taken_by[j] == s]
             if len(jacks) > 3 * out["tricks"][s]:
-                raise EntryError(ngettext(
-                    "%(name)s took %(tricks)s (%(cards)s card): too few for %(jacks)s",
-                    "%(name)s took %(tricks)s (%(cards)s cards): too few for %(jacks)s",
-                    3 * out["tricks"][s], name=self.names[s], cards=3 * out["tricks"][s],
-                    tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
-                    jacks=ngettext("%(num)s jack", "%(num)s jacks", len(jacks))), "taken_by")
+                raise EntryError(
+                    ngettext(
+                        "%(name)s took %(tricks)s (%(cards)s card): too few for %(jacks)s",
+                        "%(name)s took %(tricks)s (%(cards)s cards): too few for %(jacks)s",
+                        3 * out["tricks"][s],
+                        name=self.names[s],
+                        cards=3 * out["tricks"][s],
+                        tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
+                        jacks=ngettext("%(num)s jack", "%(num)s jacks", len(jacks)),
+                    ),
+                    "taken_by",
+                )
         out["taken_by"] = taken_by
         return out
 
     def score(self, entry: dict, plan: Plan) -> Score:
         values = self.opts["jack_values"]
         points = list(entry["tricks"])
-        lines: list[list[str]] = [[ngettext("%(num)s trick", "%(num)s tricks", k)] if k else []
-                                  for k in entry["tricks"]]
+        lines: list[list[str]] = [
+            [ngettext("%(num)s trick", "%(num)s tricks", k)] if k else [] for k in entry["tricks"]
+        ]
         for jack in JACKS:
             s = entry["taken_by"][jack]
             if s is not None:
@@ -120,17 +180,20 @@ class Knaves(Game):
             setup.turned_up, setup.trump = turned_up, suit_of(turned_up)
         return setup
 
-    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
-                        given: dict) -> dict:
-        return {"tricks": captured.tricks(), "turn_up": captured.turned_up,
-                "taken_by": {j: captured.who_took(j) for j in JACKS}}
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
+        return {
+            "tricks": captured.tricks(),
+            "turn_up": captured.turned_up,
+            "taken_by": {j: captured.who_took(j) for j in JACKS},
+        }
 
     def outcome(self, totals: list[int], played: int) -> Outcome:
         if max(totals) < self.opts["target"]:
             return Outcome(False)
         if len(self.best(totals)) > 1:
-            return Outcome(False, note=_("Two or more players share the highest total at the "
-                                         "target: play on."))
+            return Outcome(
+                False, note=_("Two or more players share the highest total at the target: play on.")
+            )
         return Outcome(True, self.best(totals))
 
     def describe(self, entry: dict, plan: Plan) -> str:

@@ -17,8 +17,7 @@ from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK, SYMBOLS
 from ..i18n import L_, _, join, ngettext
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, counts,
-                   only_fields, whole)
+from .base import EntryError, Field, Game, Option, Outcome, Plan, Score, counts, only_fields, whole
 from .tricks import Captured, Decision, Setup
 
 PACK = 52
@@ -42,14 +41,26 @@ class Variant:
 
 VARIANTS: dict[str, Variant] = {
     # Mendelev's encyclopedia and the Polish book: the deal moves one seat left each round
-    "standard": Variant((DealRule(None, "clubs", -4), DealRule("D", "hearts", 3),
-                         DealRule(None, "cards", -1), DealRule(None, "spades", 4)),
-                        deal_moves=True),
+    "standard": Variant(
+        (
+            DealRule(None, "clubs", -4),
+            DealRule("D", "hearts", 3),
+            DealRule(None, "cards", -1),
+            DealRule(None, "spades", 4),
+        ),
+        deal_moves=True,
+    ),
     # the short Russian summary: deal 2 +4 a heart, deal 4 -4 a spade; the deal never
     # moves ("the fifth deal is led by whoever led the first")
-    "seed001": Variant((DealRule(None, "clubs", -4), DealRule("D", "hearts", 4),
-                        DealRule(None, "cards", -1), DealRule(None, "spades", -4)),
-                       deal_moves=False),
+    "seed001": Variant(
+        (
+            DealRule(None, "clubs", -4),
+            DealRule("D", "hearts", 4),
+            DealRule(None, "cards", -1),
+            DealRule(None, "spades", -4),
+        ),
+        deal_moves=False,
+    ),
 }
 COUNTED_FIELDS = ("clubs", "hearts", "spades")
 COUNTED_SUITS = {"clubs": "C", "hearts": "H", "spades": "S"}
@@ -87,16 +98,23 @@ def _signed(points: int) -> str:
 
 
 def trump_words(trump: str | None) -> str:
-    return {None: _("no trumps"), "D": _("diamonds trumps"), "H": _("hearts trumps"),
-            "S": _("spades trumps"), "C": _("clubs trumps")}[trump]
+    return {
+        None: _("no trumps"),
+        "D": _("diamonds trumps"),
+        "H": _("hearts trumps"),
+        "S": _("spades trumps"),
+        "C": _("clubs trumps"),
+    }[trump]
 
 
 def rule_words(rule: DealRule) -> str:
     p = _signed(rule.points)
-    scores = {"clubs": lambda: _("%(points)s for every club taken", points=p),
-              "hearts": lambda: _("%(points)s for every heart taken", points=p),
-              "spades": lambda: _("%(points)s for every spade taken", points=p),
-              "cards": lambda: _("%(points)s for every card taken", points=p)}[rule.counted]()
+    scores = {
+        "clubs": lambda: _("%(points)s for every club taken", points=p),
+        "hearts": lambda: _("%(points)s for every heart taken", points=p),
+        "spades": lambda: _("%(points)s for every spade taken", points=p),
+        "cards": lambda: _("%(points)s for every card taken", points=p),
+    }[rule.counted]()
     return trump_words(rule.trump) + ", " + scores
 
 
@@ -111,8 +129,9 @@ def counted_words(counted: str, k: int) -> str:
 
 
 def field_label(counted: str) -> str:
-    return {"clubs": _("Clubs taken"), "hearts": _("Hearts taken"),
-            "spades": _("Spades taken")}[counted]
+    return {"clubs": _("Clubs taken"), "hearts": _("Hearts taken"), "spades": _("Spades taken")}[
+        counted
+    ]
 
 
 def chain(hands: list[int]) -> list[int]:
@@ -132,19 +151,31 @@ class Metamorphosis(Game):
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)
     higher_wins = True
-    source = L_("Mendelev's Encyclopedia of Games (Russian) and the Polish card-game book; the "
-                "variant from a short Russian summary")
-    mark_legend = L_("✓ won that deal outright · ✗ had declared that deal and did not win it "
-                     "outright")
+    source = L_(
+        "Mendelev's Encyclopedia of Games (Russian) and the Polish card-game book; the "
+        "variant from a short Russian summary"
+    )
+    mark_legend = L_(
+        "✓ won that deal outright · ✗ had declared that deal and did not win it outright"
+    )
     options = (
-        Option("variant", "choice", "standard", L_("Variant"),
-               L_("Standard: deal 2 +3 a heart, deal 4 +4 a spade, and the deal moves one "
-                  "seat left each round. The short Russian summary: deal 2 +4 a heart, deal 4 "
-                  "-4 a spade, and the first dealer deals every round."),
-               source=L_("Mendelev's encyclopedia and the Polish card-game book (standard); "
-                         "the short Russian summary"),
-               choices=("standard", "seed001"),
-               choice_labels=(L_("Standard"), L_("The short Russian summary"))),
+        Option(
+            "variant",
+            "choice",
+            "standard",
+            L_("Variant"),
+            L_(
+                "Standard: deal 2 +3 a heart, deal 4 +4 a spade, and the deal moves one "
+                "seat left each round. The short Russian summary: deal 2 +4 a heart, deal 4 "
+                "-4 a spade, and the first dealer deals every round."
+            ),
+            source=L_(
+                "Mendelev's encyclopedia and the Polish card-game book (standard); "
+                "the short Russian summary"
+            ),
+            choices=("standard", "seed001"),
+            choice_labels=(L_("Standard"), L_("The short Russian summary")),
+        ),
     )
 
     @property
@@ -241,49 +272,88 @@ class Metamorphosis(Game):
         if d != 1:
             held = ", ".join(f"{names[s]} {state['hands'][s]}" for s in range(self.n))
             if d == 3:
-                notes.append(_("No new deal: each player picks up the cards they took "
-                               "(%(held)s).", held=held))
+                notes.append(
+                    _(
+                        "No new deal: each player picks up the cards they took (%(held)s).",
+                        held=held,
+                    )
+                )
             else:
-                notes.append(_("No new deal: each player picks up the cards they took "
-                               "(%(held)s); the stock holds %(stock)s.",
-                               held=held, stock=state["stock"]))
+                notes.append(
+                    _(
+                        "No new deal: each player picks up the cards they took "
+                        "(%(held)s); the stock holds %(stock)s.",
+                        held=held,
+                        stock=state["stock"],
+                    )
+                )
         stock = state["stock"]
         for step in flow.steps:
             who = names[step.seat] if step.seat is not None else ""
             if step.action == "shuffle":
-                notes.append(_("%(name)s shuffles the whole pack and deals 12 cards to each "
-                               "player; the other %(stock)s lie face down as the stock.",
-                               name=who, stock=flow.stock))
+                notes.append(
+                    _(
+                        "%(name)s shuffles the whole pack and deals 12 cards to each "
+                        "player; the other %(stock)s lie face down as the stock.",
+                        name=who,
+                        stock=flow.stock,
+                    )
+                )
             elif step.action == "discard":
-                notes.append(_("%(name)s discards %(cards)s face down.", name=who,
-                               cards=counted_words("cards", step.count)))
+                notes.append(
+                    _(
+                        "%(name)s discards %(cards)s face down.",
+                        name=who,
+                        cards=counted_words("cards", step.count),
+                    )
+                )
             elif step.action == "refill":
-                need = sum(st.count for st in flow.steps if st.action == "draw")
-                notes.append(ngettext(
-                    "The stock has only %(stock)s and %(need)s are needed: shuffle the "
-                    "%(count)s face-down discard into it (house rule).",
-                    "The stock has only %(stock)s and %(need)s are needed: shuffle the "
-                    "%(count)s face-down discards into it (house rule).",
-                    step.count, stock=counted_words("cards", stock), need=need,
-                    count=step.count))
+                need = sum(draw.count for draw in flow.steps if draw.action == "draw")
+                notes.append(
+                    ngettext(
+                        "The stock has only %(stock)s and %(need)s are needed: shuffle the "
+                        "%(count)s face-down discard into it (house rule).",
+                        "The stock has only %(stock)s and %(need)s are needed: shuffle the "
+                        "%(count)s face-down discards into it (house rule).",
+                        step.count,
+                        stock=counted_words("cards", stock),
+                        need=need,
+                        count=step.count,
+                    )
+                )
                 stock += step.count
             elif step.action == "draw":
-                notes.append(_("%(name)s draws %(cards)s from the stock.", name=who,
-                               cards=counted_words("cards", step.count)))
+                notes.append(
+                    _(
+                        "%(name)s draws %(cards)s from the stock.",
+                        name=who,
+                        cards=counted_words("cards", step.count),
+                    )
+                )
                 stock -= step.count
             elif step.action == "take":
-                notes.append(_("%(name)s takes %(cards)s from the hand of %(giver)s.", name=who,
-                               cards=counted_words("cards", step.count),
-                               giver=names[step.source]))
+                notes.append(
+                    _(
+                        "%(name)s takes %(cards)s from the hand of %(giver)s.",
+                        name=who,
+                        cards=counted_words("cards", step.count),
+                        giver=names[step.source],
+                    )
+                )
         if any(step.action == "take" for step in flow.steps):
-            notes.append(_("The cards are taken blind: the giver holds their hand face down "
-                           "and the taker draws without seeing it."))
+            notes.append(
+                _(
+                    "The cards are taken blind: the giver holds their hand face down "
+                    "and the taker draws without seeing it."
+                )
+            )
         if d != 1:
             if not flow.steps:
                 notes.append(_("Everyone holds 12: nothing to exchange."))
             elif d in (2, 4):
-                notes.append(_("Everyone now holds 12; the stock holds %(stock)s.",
-                               stock=flow.stock))
+                notes.append(
+                    _("Everyone now holds 12; the stock holds %(stock)s.", stock=flow.stock)
+                )
             else:
                 notes.append(_("Everyone now holds 12."))
         return notes
@@ -298,30 +368,63 @@ class Metamorphosis(Game):
         notes += self.flow_notes(state, flow)
         fields = []
         if d == 1:
-            notes.append(_("Before play each player declares the deal of this round they "
-                           "expect to win: an ace (deal 1), 2, 3 or 4 laid face down; turn "
-                           "them up together."))
-            fields.append(Field("choice", "declarations", _("Declarations"),
-                                help=_("The deal of this round each player expects to win. "
-                                       "Winning it outright is worth +10."),
-                                choices=((1, _("A (deal 1)")), (2, "2"), (3, "3"), (4, "4"))))
+            notes.append(
+                _(
+                    "Before play each player declares the deal of this round they "
+                    "expect to win: an ace (deal 1), 2, 3 or 4 laid face down; turn "
+                    "them up together."
+                )
+            )
+            fields.append(
+                Field(
+                    "choice",
+                    "declarations",
+                    _("Declarations"),
+                    help=_(
+                        "The deal of this round each player expects to win. "
+                        "Winning it outright is worth +10."
+                    ),
+                    choices=((1, _("A (deal 1)")), (2, "2"), (3, "3"), (4, "4")),
+                )
+            )
         fields.append(Field("counts", "tricks", _("Tricks taken"), total=HAND, high=HAND))
         if rule.counted != "cards":
-            fields.append(Field("counts", rule.counted, field_label(rule.counted),
-                                help=_("Not more than 13, and not more than the cards each "
-                                       "player took (%(n)s a trick).", n=self.n),
-                                high=SUIT_CARDS))
-        title = _("Deal %(number)s (round %(round)s, deal %(deal)s of 4): %(rule)s",
-                  number=state["played"] + 1, round=r, deal=d, rule=rule_words(rule))
-        return Plan(number=state["played"] + 1, dealer=state["dealer"],
-                    leader=self.leader(state), trump=rule.trump, title=title, notes=notes,
-                    fields=fields, dealt=d == 1,
-                    context={"round": r, "deal": d, "rule": rule, "declarations": decl,
-                             "flow": flow})
+            fields.append(
+                Field(
+                    "counts",
+                    rule.counted,
+                    field_label(rule.counted),
+                    help=_(
+                        "Not more than 13, and not more than the cards each "
+                        "player took (%(n)s a trick).",
+                        n=self.n,
+                    ),
+                    high=SUIT_CARDS,
+                )
+            )
+        title = _(
+            "Deal %(number)s (round %(round)s, deal %(deal)s of 4): %(rule)s",
+            number=state["played"] + 1,
+            round=r,
+            deal=d,
+            rule=rule_words(rule),
+        )
+        return Plan(
+            number=state["played"] + 1,
+            dealer=state["dealer"],
+            leader=self.leader(state),
+            trump=rule.trump,
+            title=title,
+            notes=notes,
+            fields=fields,
+            dealt=d == 1,
+            context={"round": r, "deal": d, "rule": rule, "declarations": decl, "flow": flow},
+        )
 
     def declared_words(self, decl: list[int]) -> str:
-        parts = [_("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s])
-                 for s in range(self.n)]
+        parts = [
+            _("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s]) for s in range(self.n)
+        ]
         return _("Declarations: %(list)s", list=join(", ", parts))
 
     def check(self, entry: Any, plan: Plan) -> dict:
@@ -332,16 +435,30 @@ class Metamorphosis(Game):
         out: dict = {}
         if d == 1:
             if entry.get("declarations") is None:
-                raise EntryError(_("this deal opens a round: say which deal (1 to 4) each "
-                                   "player declared"), "declarations")
+                raise EntryError(
+                    _("this deal opens a round: say which deal (1 to 4) each player declared"),
+                    "declarations",
+                )
             out["declarations"] = self.check_declarations(entry["declarations"])
         elif "declarations" in entry:
-            raise EntryError(_("declarations are made once a round, with its first deal; "
-                               "this is deal %(deal)s of the round", deal=d), "declarations")
+            raise EntryError(
+                _(
+                    "declarations are made once a round, with its first deal; "
+                    "this is deal %(deal)s of the round",
+                    deal=d,
+                ),
+                "declarations",
+            )
         for name in COUNTED_FIELDS:
             if name in entry and name != rule.counted:
-                raise EntryError(_("%(field)s are not counted in this deal (%(rule)s)",
-                                   field=name, rule=rule_words(rule)), name)
+                raise EntryError(
+                    _(
+                        "%(field)s are not counted in this deal (%(rule)s)",
+                        field=name,
+                        rule=rule_words(rule),
+                    ),
+                    name,
+                )
         if entry.get("tricks") is None:
             raise EntryError(_("say how many tricks each player took"), "tricks")
         out["tricks"] = counts(entry["tricks"], n, "tricks", HAND, _("tricks"))
@@ -353,23 +470,34 @@ class Metamorphosis(Game):
             for s in range(n):
                 cards = out["tricks"][s] * n
                 if got[s] > cards:
-                    raise EntryError(_(
-                        "%(name)s took %(tricks)s (%(cards)s): too few for %(counted)s",
-                        name=self.names[s],
-                        tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
-                        cards=counted_words("cards", cards),
-                        counted=counted_words(name, got[s])), name)
+                    raise EntryError(
+                        _(
+                            "%(name)s took %(tricks)s (%(cards)s): too few for %(counted)s",
+                            name=self.names[s],
+                            tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
+                            cards=counted_words("cards", cards),
+                            counted=counted_words(name, got[s]),
+                        ),
+                        name,
+                    )
             if sum(got) > SUIT_CARDS:
-                raise EntryError(_("%(field)s add up to %(got)s, but the pack has only 13",
-                                   field=name, got=sum(got)), name)
+                raise EntryError(
+                    _(
+                        "%(field)s add up to %(got)s, but the pack has only 13",
+                        field=name,
+                        got=sum(got),
+                    ),
+                    name,
+                )
             out[name] = got
         return out
 
     def check_declarations(self, value: Any) -> list[int]:
         n = self.n
         if not isinstance(value, list) or len(value) != n:
-            raise EntryError(_("declarations needs one deal (1 to 4) per player (%(n)s)", n=n),
-                             "declarations")
+            raise EntryError(
+                _("declarations needs one deal (1 to 4) per player (%(n)s)", n=n), "declarations"
+            )
         for s, v in enumerate(value):
             whole(v, _("%(name)s's declaration", name=self.names[s]), 1, 4)
         return list(value)
@@ -395,8 +523,9 @@ class Metamorphosis(Game):
         for s in range(self.n):
             words = counted_words(rule.counted, taken[s])
             if rule.counted == "cards":
-                words = ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s]) \
-                    + ", " + words
+                words = (
+                    ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s]) + ", " + words
+                )
             line = words + f" → {base[s]}"
             if decl[s] == d:
                 if s == winner:
@@ -412,17 +541,24 @@ class Metamorphosis(Game):
             if decl[winner] == d:
                 note += ", " + _("as declared: +10")
         else:
-            note = _("%(names)s tied for the deal: no winner",
-                     names=", ".join(self.names[s] for s in best))
+            note = _(
+                "%(names)s tied for the deal: no winner",
+                names=", ".join(self.names[s] for s in best),
+            )
         marks = ["✓" if s == winner else ("✗" if decl[s] == d else "") for s in range(self.n)]
         return Score(points, lines, note, tag=f"R{ctx['round']}·{d}", marks=marks)
 
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
         flow: Flow = plan.context["flow"]
         leaders = state["leaders"] + [plan.leader]
-        new = {**state, "played": state["played"] + 1,
-               "hands": [t * self.n for t in entry["tricks"]],
-               "stock": flow.stock, "discards": flow.discards, "leaders": leaders}
+        new = {
+            **state,
+            "played": state["played"] + 1,
+            "hands": [t * self.n for t in entry["tricks"]],
+            "stock": flow.stock,
+            "discards": flow.discards,
+            "leaders": leaders,
+        }
         if state["deal"] == 1:
             new["declarations"] = list(entry["declarations"])
         if state["deal"] < 4:
@@ -431,8 +567,14 @@ class Metamorphosis(Game):
         # the round is over: the next is dealt by the player who led its deal 1, or,
         # when the deal never moves (seed001), by the game's first dealer again
         dealer = leaders[0] if VARIANTS[self.variant].deal_moves else state["dealer"]
-        return {**new, "round": state["round"] + 1, "deal": 1, "dealer": dealer,
-                "leaders": [], "declarations": None}
+        return {
+            **new,
+            "round": state["round"] + 1,
+            "deal": 1,
+            "dealer": dealer,
+            "leaders": [],
+            "declarations": None,
+        }
 
     # --- the engine: 12 tricks from hands of 12, the deal table's trump; between
     # deals the cards move as card_flow says ---------------------------------------
@@ -447,8 +589,14 @@ class Metamorphosis(Game):
         else:
             suit = COUNTED_SUITS[rule.counted]
             costs = {c: -rule.points for c in FULL_PACK if c[-1] == suit}
-        return Setup(pack=FULL_PACK, tricks=HAND, leader=plan.leader, trump=rule.trump,
-                     costs=costs, trick_cost=trick_cost)
+        return Setup(
+            pack=FULL_PACK,
+            tricks=HAND,
+            leader=plan.leader,
+            trump=rule.trump,
+            costs=costs,
+            trick_cost=trick_cost,
+        )
 
     def engine_moves(self, plan: Plan) -> list:
         return list(plan.context["flow"].steps)
@@ -460,8 +608,7 @@ class Metamorphosis(Game):
             return None
         return Decision("declarations", len(made), DECLARABLE)
 
-    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
-                        given: dict) -> dict:
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
         rule: DealRule = plan.context["rule"]
         entry: dict = {"tricks": captured.tricks()}
         if rule.counted != "cards":

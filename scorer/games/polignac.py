@@ -13,8 +13,21 @@ from typing import Any
 
 from ..cards import display, is_card, pack
 from ..i18n import L_, _, join
-from .base import (EntryError, Field, Game, Option, Outcome, Plan, Score, end_options,
-                   only_fields, owners, pack_note, score_lines, seat)
+from .base import (
+    EntryError,
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    end_options,
+    only_fields,
+    owners,
+    pack_note,
+    score_lines,
+    seat,
+)
 from .tricks import Captured, Setup
 
 RANKS = ("K", "Q", "J", "A", "10", "9", "8", "7")  # high to low
@@ -29,26 +42,55 @@ class Polignac(Game):
     player_counts = (4, 3, 5, 6)
     decisions = ("capot",)
     higher_wins = False
-    source = L_("named in the Polish card-game book; the rules from Boussac (1896) and "
-                "Wikipedia")
+    source = L_("named in the Polish card-game book; the rules from Boussac (1896) and Wikipedia")
     options = (
-        Option("sevens", "choice", "black", L_("Sevens taken out"),
-               L_("With 3, 5 or 6 players two sevens leave the pack."),
-               choices=("black", "red"), choice_labels=(L_("7♠ 7♣"), L_("7♥ 7♦"))),
-        Option("capot", "bool", False, L_("Capot"),
-               L_("Before the first lead a player may declare to take every trick: made, "
-                  "every other player scores 5; failed, the declarer scores 5 more."),
-               source=L_("Boussac, Wikipedia; the jacks of a failed capot: house rule")),
-        *end_options(20, L_("The first player to reach this total loses; the others share "
-                            "the win."),
-                     end_help=L_("Play until a player reaches the target (that player loses), "
-                                 "or a fixed number of deals (lowest wins).")),
-        Option("direction", "choice", "clockwise", L_("Direction"),
-               L_("Counter-clockwise: the deal passes to the right and the dealer's "
-                  "right-hand neighbour leads."),
-               source=L_("French tradition"), choices=("clockwise", "counterclockwise"),
-               choice_labels=(L_("Clockwise (to the left)"),
-                              L_("Counter-clockwise (to the right)"))),
+        Option(
+            "sevens",
+            "choice",
+            "black",
+            L_("Sevens taken out"),
+            L_("With 3, 5 or 6 players two sevens leave the pack."),
+            source=L_("Boussac: either colour; Wikipedia: the black"),
+            choices=("black", "red"),
+            choice_labels=(L_("7♠ 7♣"), L_("7♥ 7♦")),
+        ),
+        Option(
+            "capot",
+            "bool",
+            False,
+            L_("Capot"),
+            L_(
+                "Before the first lead a player may declare to take every trick: made, "
+                "every other player scores 5; failed, the declarer scores 5 more."
+            ),
+            source=L_("Boussac, Wikipedia; the jacks of a failed capot: house rule"),
+        ),
+        *end_options(
+            20,
+            L_("The first player to reach this total loses; the others share the win."),
+            end_help=L_(
+                "Play until a player reaches the target (that player loses), "
+                "or a fixed number of deals (lowest wins)."
+            ),
+            end_source=L_(
+                "Boussac, Wikipedia: the target; English card-game books: a number of deals"
+            ),
+            target_source=L_("Boussac: 10, 15 or 20; Wikipedia: 10 or 20"),
+            deals_source=L_("English card-game books"),
+        ),
+        Option(
+            "direction",
+            "choice",
+            "clockwise",
+            L_("Direction"),
+            L_(
+                "Counter-clockwise: the deal passes to the right and the dealer's "
+                "right-hand neighbour leads."
+            ),
+            source=L_("French tradition"),
+            choices=("clockwise", "counterclockwise"),
+            choice_labels=(L_("Clockwise (to the left)"), L_("Counter-clockwise (to the right)")),
+        ),
     )
 
     @property
@@ -67,23 +109,44 @@ class Polignac(Game):
         dealer = self.dealer(state)
         number = state["played"] + 1
         hand = len(pack(RANKS, self.removed)) // self.n
-        notes = [_("Cards rank K Q J A 10 9 8 7 in each suit: the ace between the jack "
-                   "and the ten. No trumps.")]
+        notes = [
+            _(
+                "Cards rank K Q J A 10 9 8 7 in each suit: the ace between the jack "
+                "and the ten. No trumps."
+            )
+        ]
         notes.append(pack_note(self.removed, hand, _("the 32 cards")))
         if self.step < 0:
             notes.append(_("Deal and play go to the right."))
-        fields = [Field("owner", f"taken_by.{j}", _("Who took %(card)s?", card=display(j)),
-                        cards=(j,)) for j in JACKS]
+        fields = [
+            Field("owner", f"taken_by.{j}", _("Who took %(card)s?", card=display(j)), cards=(j,))
+            for j in JACKS
+        ]
         if self.opts["capot"]:
             notes.append(_("Before the first lead a player may declare capot."))
             fields += [
-                Field("seat_choice", "capot.seat", _("Capot declared by"), optional=True,
-                      help=_("Leave on nobody when no one declared.")),
-                Field("flag", "capot.made", _("The capot was made (every trick)"),
-                      help=_("After a made capot the jacks may be left out.")),
+                Field(
+                    "seat_choice",
+                    "capot.seat",
+                    _("Capot declared by"),
+                    optional=True,
+                    help=_("Leave on nobody when no one declared."),
+                ),
+                Field(
+                    "flag",
+                    "capot.made",
+                    _("The capot was made (every trick)"),
+                    help=_("After a made capot the jacks may be left out."),
+                ),
             ]
-        return Plan(number=number, dealer=dealer, leader=(dealer + self.step) % self.n,
-                    title=_("Deal %(n)s", n=number), notes=notes, fields=fields)
+        return Plan(
+            number=number,
+            dealer=dealer,
+            leader=(dealer + self.step) % self.n,
+            title=_("Deal %(n)s", n=number),
+            notes=notes,
+            fields=fields,
+        )
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"taken_by", "capot"})
@@ -96,15 +159,25 @@ class Polignac(Game):
                 raise EntryError(_("taken_by must say who took each card"), "taken_by")
             for jack, who in (raw or {}).items():
                 if jack not in JACKS:
-                    raise EntryError(_("%(card)s is not scored in this deal",
-                                       card=display(jack) if is_card(jack) else str(jack)[:20]),
-                                     "taken_by")
+                    raise EntryError(
+                        _(
+                            "%(card)s is not scored in this deal",
+                            card=display(jack) if is_card(jack) else str(jack)[:20],
+                        ),
+                        "taken_by",
+                    )
                 if who is not None and seat(who, self.n, display(jack)) != declarer:
-                    raise EntryError(_(
-                        "%(name)s made a capot and took every trick, so %(card)s cannot be "
-                        "%(other)s's", name=self.names[declarer], card=display(jack),
-                        other=self.names[who]), "taken_by")
-            out["taken_by"] = {j: declarer for j in JACKS}
+                    raise EntryError(
+                        _(
+                            "%(name)s made a capot and took every trick, so %(card)s cannot be "
+                            "%(other)s's",
+                            name=self.names[declarer],
+                            card=display(jack),
+                            other=self.names[who],
+                        ),
+                        "taken_by",
+                    )
+            out["taken_by"] = dict.fromkeys(JACKS, declarer)
         else:
             out["taken_by"] = owners(raw, tuple(JACKS), self.n)
         if capot:
@@ -115,14 +188,20 @@ class Polignac(Game):
         if "capot" not in entry:
             return None
         if not self.opts["capot"]:
-            raise EntryError(_("capot is not played in this match (the capot option is off)"),
-                             "capot")
+            raise EntryError(
+                _("capot is not played in this match (the capot option is off)"), "capot"
+            )
         raw = entry["capot"]
         if raw is None:
             return None
         if not isinstance(raw, dict):
-            raise EntryError(_('capot must say who declared it and whether it was made: '
-                               '{"seat": 0, "made": true}'), "capot")
+            raise EntryError(
+                _(
+                    "capot must say who declared it and whether it was made: "
+                    '{"seat": 0, "made": true}'
+                ),
+                "capot",
+            )
         only_fields(raw, {"seat", "made"})
         if raw.get("seat") is None:
             raise EntryError(_("say who declared the capot"), "capot")
@@ -137,10 +216,14 @@ class Polignac(Game):
         if capot and capot["made"]:
             s = capot["seat"]
             points = [0 if o == s else CAPOT for o in range(n)]
-            text = [(_("capot made") if o == s else _("%(name)s's capot", name=self.names[s]))
-                    + f" → {points[o]}" for o in range(n)]
-            return Score(points, text, _("%(name)s made a capot", name=self.names[s]),
-                         tag=_("capot"))
+            text = [
+                (_("capot made") if o == s else _("%(name)s's capot", name=self.names[s]))
+                + f" → {points[o]}"
+                for o in range(n)
+            ]
+            return Score(
+                points, text, _("%(name)s made a capot", name=self.names[s]), tag=_("capot")
+            )
         points = [0] * n
         lines: list[list[str]] = [[] for _s in range(n)]
         for jack, value in JACKS.items():
@@ -167,12 +250,14 @@ class Polignac(Game):
     def engine_setup(self, plan: Plan, given: dict) -> Setup:
         return replace(super().engine_setup(plan, given), ranks=RANKS, step=self.step)
 
-    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
-                        given: dict) -> dict:
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
         entry: dict = {"taken_by": {j: captured.who_took(j) for j in JACKS}}
         capot = given.get("capot")
-        if isinstance(capot, dict) and isinstance(capot.get("seat"), int) \
-                and not isinstance(capot.get("seat"), bool):
+        if (
+            isinstance(capot, dict)
+            and isinstance(capot.get("seat"), int)
+            and not isinstance(capot.get("seat"), bool)
+        ):
             made = all(w == capot["seat"] for w in captured.winners)
             entry["capot"] = {**capot, "made": made}
         return entry
@@ -185,8 +270,11 @@ class Polignac(Game):
         target = self.opts["target"]
         losers = [s for s in range(self.n) if totals[s] >= target]  # end_reached: some
         winners = [s for s in range(self.n) if totals[s] < target] or self.best(totals)
-        note = _("At or over %(target)s: %(names)s", target=target,
-                 names=", ".join(self.names[s] for s in losers))
+        note = _(
+            "At or over %(target)s: %(names)s",
+            target=target,
+            names=", ".join(self.names[s] for s in losers),
+        )
         return Outcome(True, winners, note)
 
     def describe(self, entry: dict, plan: Plan) -> str:
@@ -198,6 +286,9 @@ class Polignac(Game):
                 parts.append(f"{self.names[s]} {' '.join(taken)}")
         if capot:
             name = self.names[capot["seat"]]
-            parts.append(_("%(name)s made a capot", name=name) if capot["made"]
-                         else _("%(name)s's capot failed", name=name))
+            parts.append(
+                _("%(name)s made a capot", name=name)
+                if capot["made"]
+                else _("%(name)s's capot failed", name=name)
+            )
         return join("; ", parts)

@@ -8,15 +8,25 @@ from typing import Any
 
 from ..cards import pack
 from ..i18n import L_, _, join
-from .base import (Field, Game, Option, Outcome, Plan, Score, end_options, only_fields, owners,
-                   pack_note, score_lines)
+from .base import (
+    Field,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    end_options,
+    only_fields,
+    owners,
+    pack_note,
+    score_lines,
+)
 from .tricks import Captured, Setup
 
 RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 REMOVED = {3: ("7S", "7C"), 4: (), 5: ("7S", "7C"), 6: ("7S", "7C")}
 PENALTIES = ("first_trick", "last_trick", "QC")  # in the order the form asks
-WORDS = {"first_trick": L_("the first trick"), "last_trick": L_("the last trick"),
-         "QC": L_("Q♣")}
+WORDS = {"first_trick": L_("the first trick"), "last_trick": L_("the last trick"), "QC": L_("Q♣")}
 
 
 class Slobberhannes(Game):
@@ -26,12 +36,24 @@ class Slobberhannes(Game):
     higher_wins = False
     source = L_("the Polish card-game book (the 8-card game)")
     options = (
-        Option("classic", "bool", False, L_("Classic scoring"),
-               L_("Q♣ costs 1, not 2; a player who takes the first trick, the last trick "
-                  "and Q♣ pays 1 more.")),
-        *end_options(10, L_("The match ends when a player reaches this many penalty points; "
-                            "lowest wins."), target_source=L_("the Polish card-game book"),
-                     end_source=L_("the Polish card-game book: the target")),
+        Option(
+            "classic",
+            "bool",
+            False,
+            L_("Classic scoring"),
+            L_(
+                "Q♣ costs 1, not 2; a player who takes the first trick, the last trick "
+                "and Q♣ pays 1 more."
+            ),
+            source=L_("English card-game books"),
+        ),
+        *end_options(
+            10,
+            L_("The match ends when a player reaches this many penalty points; lowest wins."),
+            target_source=L_("the Polish card-game book"),
+            end_source=L_("the Polish card-game book: the target"),
+            deals_source=L_("house rule"),
+        ),
     )
 
     @property
@@ -44,16 +66,22 @@ class Slobberhannes(Game):
         removed = REMOVED[self.n]
         hand = len(pack(RANKS, removed)) // self.n
         note = pack_note(removed, hand, _("the 32 cards (A K Q J 10 9 8 7)"))
-        fields = [Field("owner", f"taken_by.{p}", _("Who took %(what)s?", what=WORDS[p]))
-                  for p in PENALTIES]
-        return Plan(number=number, dealer=dealer, leader=(dealer + 1) % self.n,
-                    title=_("Deal %(n)s", n=number), notes=[note, _("No trumps.")],
-                    fields=fields)
+        fields = [
+            Field("owner", f"taken_by.{p}", _("Who took %(what)s?", what=WORDS[p]))
+            for p in PENALTIES
+        ]
+        return Plan(
+            number=number,
+            dealer=dealer,
+            leader=(dealer + 1) % self.n,
+            title=_("Deal %(n)s", n=number),
+            notes=[note, _("No trumps.")],
+            fields=fields,
+        )
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"taken_by"})
-        return {"taken_by": owners(entry.get("taken_by"), PENALTIES, self.n,
-                                   labels=WORDS)}
+        return {"taken_by": owners(entry.get("taken_by"), PENALTIES, self.n, labels=WORDS)}
 
     def score(self, entry: dict, plan: Plan) -> Score:
         points = [0] * self.n
@@ -78,11 +106,14 @@ class Slobberhannes(Game):
     def engine_costs(self) -> tuple[dict[str, int], int]:
         return {"QC": self.values["QC"]}, 0
 
-    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
-                        given: dict) -> dict:
-        return {"taken_by": {"first_trick": captured.winners[0],
-                             "last_trick": captured.winners[-1],
-                             "QC": captured.who_took("QC")}}
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
+        return {
+            "taken_by": {
+                "first_trick": captured.winners[0],
+                "last_trick": captured.winners[-1],
+                "QC": captured.who_took("QC"),
+            }
+        }
 
     @staticmethod
     def took_everything(entry: dict) -> int | None:

@@ -30,8 +30,15 @@ BONUS = 10  # to each defender when the attackers do not score more
 MAJORITY = 12  # type 1: to the side that took more tricks
 
 # What a side can take, and how many of each there are in the pack.
-IN_PACK = {"tricks": TRICKS, "spades": 13, "red": 26, "black": 26, "black_tj": 4,
-           "red_tj": 4, "clubs": 13}
+IN_PACK = {
+    "tricks": TRICKS,
+    "spades": 13,
+    "red": 26,
+    "black": 26,
+    "black_tj": 4,
+    "red_tj": 4,
+    "clubs": 13,
+}
 # The counts the table may enter (all for the attackers).
 COUNT_FIELDS = ("tricks", "spades", "red", "black_tj", "red_tj", "clubs")
 # The cards each count is made of (``tricks`` counts tricks).
@@ -81,23 +88,49 @@ class DealType:
         return tuple(self.values)
 
 
-TYPES: dict[int, DealType] = {t.number: t for t in (
-    DealType(1, None, L_("tricks"), L_("+12 to the side that took more tricks"),
-             ("tricks",), {}, majority=MAJORITY),
-    DealType(2, "C", L_("tricks"), L_("+2 a trick"), ("tricks",), {"tricks": 2}),
-    DealType(3, "H", L_("spades"), L_("+2 for each spade taken"), ("spades",), {"spades": 2}),
-    DealType(4, "D", L_("red and black cards"),
-             L_("+1 for each red card, -1 for each black card taken"),
-             ("tricks", "red"), {"red": 1, "black": -1}),
-    DealType(5, "S", L_("black and red tens and jacks"),
-             L_("+5 for each black 10 and J, -5 for each red 10 and J taken"),
-             ("black_tj", "red_tj"), {"black_tj": 5, "red_tj": -5}),
-    DealType(6, "C", L_("red cards"),
-             L_("+1 for each red card taken; the lowest card wins the trick"),
-             ("red",), {"red": 1}, lowest_wins=True),
-    DealType(7, "S", L_("clubs"), L_("-2 for each club taken"), ("clubs",), {"clubs": -2}),
-    DealType(8, None, L_("tricks"), L_("-2 a trick"), ("tricks",), {"tricks": -2}),
-)}
+TYPES: dict[int, DealType] = {
+    t.number: t
+    for t in (
+        DealType(
+            1,
+            None,
+            L_("tricks"),
+            L_("+12 to the side that took more tricks"),
+            ("tricks",),
+            {},
+            majority=MAJORITY,
+        ),
+        DealType(2, "C", L_("tricks"), L_("+2 a trick"), ("tricks",), {"tricks": 2}),
+        DealType(3, "H", L_("spades"), L_("+2 for each spade taken"), ("spades",), {"spades": 2}),
+        DealType(
+            4,
+            "D",
+            L_("red and black cards"),
+            L_("+1 for each red card, -1 for each black card taken"),
+            ("tricks", "red"),
+            {"red": 1, "black": -1},
+        ),
+        DealType(
+            5,
+            "S",
+            L_("black and red tens and jacks"),
+            L_("+5 for each black 10 and J, -5 for each red 10 and J taken"),
+            ("black_tj", "red_tj"),
+            {"black_tj": 5, "red_tj": -5},
+        ),
+        DealType(
+            6,
+            "C",
+            L_("red cards"),
+            L_("+1 for each red card taken; the lowest card wins the trick"),
+            ("red",),
+            {"red": 1},
+            lowest_wins=True,
+        ),
+        DealType(7, "S", L_("clubs"), L_("-2 for each club taken"), ("clubs",), {"clubs": -2}),
+        DealType(8, None, L_("tricks"), L_("-2 a trick"), ("tricks",), {"tricks": -2}),
+    )
+}
 
 VARIANTS: dict[str, dict[int, DealType]] = {
     "standard": TYPES,
@@ -161,29 +194,64 @@ def auction(dealer: int, calls: Any, names: list[str] | None = None) -> AuctionS
     for j, call in enumerate(calls):
         who = caller(dealer, j)
         if isinstance(call, bool) or not isinstance(call, int) or not 1 <= call <= len(TYPES):
-            raise EntryError(_("call %(j)s (%(name)s) must be a deal type from 1 to 8",
-                               j=j + 1, name=_who(who, names)), "bids")
+            raise EntryError(
+                _(
+                    "call %(j)s (%(name)s) must be a deal type from 1 to 8",
+                    j=j + 1,
+                    name=_who(who, names),
+                ),
+                "bids",
+            )
         if call in called[who]:
-            raise EntryError(_("call %(j)s: %(name)s already named type %(type)s in this "
-                               "auction and may not name it again",
-                               j=j + 1, name=_who(who, names), type=call), "bids")
+            raise EntryError(
+                _(
+                    "call %(j)s: %(name)s already named type %(type)s in this "
+                    "auction and may not name it again",
+                    j=j + 1,
+                    name=_who(who, names),
+                    type=call,
+                ),
+                "bids",
+            )
         if call in first_namer:
             if j + 1 < len(calls):
-                raise EntryError(_("the auction ended at call %(j)s, when %(name)s named type "
-                                   "%(type)s again; call %(next)s is one too many",
-                                   j=j + 1, name=_who(who, names), type=call, next=j + 2),
-                                 "bids")
+                raise EntryError(
+                    _(
+                        "the auction ended at call %(j)s, when %(name)s named type "
+                        "%(type)s again; call %(next)s is one too many",
+                        j=j + 1,
+                        name=_who(who, names),
+                        type=call,
+                        next=j + 2,
+                    ),
+                    "bids",
+                )
             called[who].append(call)
             first = first_namer[call]
             defenders = tuple(s for s in range(PLAYERS) if s not in (first, who))
-            return AuctionState(dealer, tuple(calls), True, None, (),
-                                tuple(tuple(c) for c in called), call, (first, who),
-                                defenders, (first + 1) % PLAYERS)  # type: ignore[arg-type]
+            return AuctionState(
+                dealer,
+                tuple(calls),
+                True,
+                None,
+                (),
+                tuple(tuple(c) for c in called),
+                call,
+                (first, who),
+                defenders,
+                (first + 1) % PLAYERS,
+            )  # type: ignore[arg-type]
         first_namer[call] = who
         called[who].append(call)
     turn = caller(dealer, len(calls))
-    return AuctionState(dealer, tuple(calls), False, turn, tuple(sorted(called[turn])),
-                        tuple(tuple(c) for c in called))
+    return AuctionState(
+        dealer,
+        tuple(calls),
+        False,
+        turn,
+        tuple(sorted(called[turn])),
+        tuple(tuple(c) for c in called),
+    )
 
 
 # --- the game --------------------------------------------------------------------
@@ -196,32 +264,60 @@ class Variety(Game):
     players_option = False
     decisions = ("bids", "contract", "attackers")
     higher_wins = True
-    source = L_("Robert Abbott (1963), as Mendelev's Encyclopedia of Games (Russian) gives it; "
-                "the variant: kyhote.com")
+    source = L_(
+        "Robert Abbott (1963), as Mendelev's Encyclopedia of Games (Russian) gives it; "
+        "the variant: kyhote.com"
+    )
     mark_legend = L_("⚔ attacked in that deal")
     options = (
-        Option("deals", "int", 8, L_("Deals"),
-               L_("How many deals: 8 (each player deals twice), 4, or another multiple of 4."),
-               source=L_("Mendelev's encyclopedia: 8"), low=4, high=1000),
-        Option("tie", "choice", "defenders", L_("A tie"),
-               L_("When the attackers score exactly as much as the defenders: the defenders "
-                  "get their +10 each as if the attackers had failed, or nobody gets a bonus."),
-               source=L_("kyhote.com (a tie is a failure); Mendelev's encyclopedia does not "
-                         "say"),
-               choices=("defenders", "nobody"),
-               choice_labels=(L_("Defenders +10 each"), L_("No bonus"))),
-        Option("variant", "choice", "standard", L_("Scoring table"),
-               L_("kyhote.com scores type 2 at +1 a trick and type 7 at -1 a club."),
-               source=L_("Mendelev's encyclopedia; kyhote.com"), choices=("standard", "kyhote"),
-               choice_labels=(L_("Mendelev's encyclopedia"),
-                              L_("kyhote.com: type 2 +1 a trick, type 7 -1 a club"))),
+        Option(
+            "deals",
+            "int",
+            8,
+            L_("Deals"),
+            L_("How many deals: 8 (each player deals twice), 4, or another multiple of 4."),
+            source=L_("Mendelev's encyclopedia: 8"),
+            low=4,
+            high=1000,
+        ),
+        Option(
+            "tie",
+            "choice",
+            "defenders",
+            L_("A tie"),
+            L_(
+                "When the attackers score exactly as much as the defenders: the defenders "
+                "get their +10 each as if the attackers had failed, or nobody gets a bonus."
+            ),
+            source=L_("kyhote.com (a tie is a failure); Mendelev's encyclopedia does not say"),
+            choices=("defenders", "nobody"),
+            choice_labels=(L_("Defenders +10 each"), L_("No bonus")),
+        ),
+        Option(
+            "variant",
+            "choice",
+            "standard",
+            L_("Scoring table"),
+            L_("kyhote.com scores type 2 at +1 a trick and type 7 at -1 a club."),
+            source=L_("Mendelev's encyclopedia; kyhote.com"),
+            choices=("standard", "kyhote"),
+            choice_labels=(
+                L_("Mendelev's encyclopedia"),
+                L_("kyhote.com: type 2 +1 a trick, type 7 -1 a club"),
+            ),
+        ),
     )
 
     @classmethod
     def check_options(cls, opts: dict) -> None:
         if opts["deals"] % PLAYERS:
-            raise EntryError(_("the number of deals must be 4, 8 or another multiple of 4, so "
-                               "that everyone deals equally often"), "deals")
+            raise EntryError(
+                _(
+                    "the number of deals must be 4, 8 or another multiple of 4, so "
+                    "that everyone deals equally often"
+                ),
+                "deals",
+            )
 
     @property
     def types(self) -> dict[int, DealType]:
@@ -229,30 +325,49 @@ class Variety(Game):
 
     # --- the fold ---------------------------------------------------------
     def start(self, first_dealer: int) -> Any:
-        return {"first_dealer": first_dealer, "played": 0,
-                "called": [[] for _s in range(self.n)]}
+        return {"first_dealer": first_dealer, "played": 0, "called": [[] for _s in range(self.n)]}
 
     def plan(self, state: Any) -> Plan:
         dealer = self.dealer(state)
         number = state["played"] + 1
         first = caller(dealer, 0)
         notes = [
-            _("%(name)s calls first; then each player in turn to the left names a deal type "
-              "(1 to 8).", name=self.names[first]),
-            _("Nobody may name a type twice. The first type named a second time is played: "
-              "whoever named it first and whoever repeated it attack; their left-hand "
-              "neighbour, the first namer's, leads."),
+            _(
+                "%(name)s calls first; then each player in turn to the left names a deal type "
+                "(1 to 8).",
+                name=self.names[first],
+            ),
+            _(
+                "Nobody may name a type twice. The first type named a second time is played: "
+                "whoever named it first and whoever repeated it attack; their left-hand "
+                "neighbour, the first namer's, leads."
+            ),
         ]
         context = {
             "first_caller": first,
             "order": [caller(dealer, j) for j in range(PLAYERS)],
-            "types": [{"number": t.number, "trump": t.trump, "counted": t.counted,
-                       "words": t.words, "fields": t.fields} for t in self.types.values()],
+            "types": [
+                {
+                    "number": t.number,
+                    "trump": t.trump,
+                    "counted": t.counted,
+                    "words": t.words,
+                    "fields": t.fields,
+                }
+                for t in self.types.values()
+            ],
             "called": self.called(state),
         }
-        return Plan(number=number, dealer=dealer, leader=None,
-                    leader_text=_("the first namer's left-hand neighbour leads"),
-                    title=_("Deal %(n)s", n=number), notes=notes, fields=[], context=context)
+        return Plan(
+            number=number,
+            dealer=dealer,
+            leader=None,
+            leader_text=_("the first namer's left-hand neighbour leads"),
+            title=_("Deal %(n)s", n=number),
+            notes=notes,
+            fields=[],
+            context=context,
+        )
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"bids", "contract", "attackers", *COUNT_FIELDS})
@@ -263,14 +378,27 @@ class Variety(Game):
         out["attackers"] = list(attackers)
         for key in COUNT_FIELDS:
             if key in entry and key != "tricks" and key not in dt.fields:
-                raise EntryError(_("type %(n)s counts %(what)s; %(field)s has no place in it",
-                                   n=contract, what=dt.counted, field=key), key)
+                raise EntryError(
+                    _(
+                        "type %(n)s counts %(what)s; %(field)s has no place in it",
+                        n=contract,
+                        what=dt.counted,
+                        field=key,
+                    ),
+                    key,
+                )
         for key in ("tricks",) + tuple(f for f in dt.fields if f != "tricks"):
             if key in entry:
                 out[key] = self._count(entry[key], key)
             elif key in dt.fields:
-                raise EntryError(_("type %(n)s: say how many %(what)s the attackers took",
-                                   n=contract, what=_count_noun(key)), key)
+                raise EntryError(
+                    _(
+                        "type %(n)s: say how many %(what)s the attackers took",
+                        n=contract,
+                        what=_count_noun(key),
+                    ),
+                    key,
+                )
         self._check_fit(dt, out)
         return out
 
@@ -282,37 +410,61 @@ class Variety(Game):
         if "attackers" in entry:
             raw = entry["attackers"]
             if not isinstance(raw, list) or len(raw) != 2:
-                raise EntryError(_("attackers must be two players: first whoever named the type "
-                                   "first, then whoever repeated it"), "attackers")
+                raise EntryError(
+                    _(
+                        "attackers must be two players: first whoever named the type "
+                        "first, then whoever repeated it"
+                    ),
+                    "attackers",
+                )
             attackers = (seat(raw[0], self.n, "attackers"), seat(raw[1], self.n, "attackers"))
             if attackers[0] == attackers[1]:
-                raise EntryError(_("the two attackers must be two different players"),
-                                 "attackers")
+                raise EntryError(_("the two attackers must be two different players"), "attackers")
         if entry.get("bids") == [] and (contract is not None or attackers is not None):
             entry = {k: v for k, v in entry.items() if k != "bids"}  # no calls: not tracked
         if "bids" in entry:
             state = auction(plan.dealer, entry["bids"], self.names)
             if not state.ended:
                 turn = self.names[state.turn] if state.turn is not None else ""
-                raise EntryError(_("the auction has not ended: no type has been named twice "
-                                   "yet (%(name)s calls next)", name=turn), "bids")
+                raise EntryError(
+                    _(
+                        "the auction has not ended: no type has been named twice "
+                        "yet (%(name)s calls next)",
+                        name=turn,
+                    ),
+                    "bids",
+                )
             if contract is not None and contract != state.contract:
-                raise EntryError(_("the calls choose type %(bids)s, but contract says %(c)s",
-                                   bids=state.contract, c=contract), "contract")
+                raise EntryError(
+                    _(
+                        "the calls choose type %(bids)s, but contract says %(c)s",
+                        bids=state.contract,
+                        c=contract,
+                    ),
+                    "contract",
+                )
             if attackers is not None and attackers != state.attackers:
-                raise EntryError(_("the calls make %(a)s the attackers, but attackers says %(b)s",
-                                   a=self._pair(state.attackers), b=self._pair(attackers)),
-                                 "attackers")
+                raise EntryError(
+                    _(
+                        "the calls make %(a)s the attackers, but attackers says %(b)s",
+                        a=self._pair(state.attackers),
+                        b=self._pair(attackers),
+                    ),
+                    "attackers",
+                )
             out["bids"] = list(state.calls)
             return state.contract, state.attackers  # type: ignore[return-value]
         if contract is None and attackers is None:
-            raise EntryError(_("say the calls (bids), or the type played (contract) and the "
-                               "attackers"), "bids")
+            raise EntryError(
+                _("say the calls (bids), or the type played (contract) and the attackers"), "bids"
+            )
         if contract is None:
             raise EntryError(_("say which type was played (contract, 1 to 8)"), "contract")
         if attackers is None:
-            raise EntryError(_("say who attacked: first whoever named the type first, then "
-                               "whoever repeated it"), "attackers")
+            raise EntryError(
+                _("say who attacked: first whoever named the type first, then whoever repeated it"),
+                "attackers",
+            )
         return contract, attackers
 
     def _count(self, value: Any, key: str) -> int:
@@ -329,32 +481,55 @@ class Variety(Game):
         if dt.number == 4:
             red = out["red"]
             if red > 4 * tricks:
-                raise EntryError(ngettext(
-                    "the attackers took %(tricks)s, %(cards)s card, so not %(red)s red ones",
-                    "the attackers took %(tricks)s, %(cards)s cards, so not %(red)s red ones",
-                    4 * tricks, tricks=_tricks(tricks), cards=4 * tricks, red=red), "red")
+                raise EntryError(
+                    ngettext(
+                        "the attackers took %(tricks)s, %(cards)s card, so not %(red)s red ones",
+                        "the attackers took %(tricks)s, %(cards)s cards, so not %(red)s red ones",
+                        4 * tricks,
+                        tricks=_tricks(tricks),
+                        cards=4 * tricks,
+                        red=red,
+                    ),
+                    "red",
+                )
             if 4 * tricks - red > IN_PACK["black"]:
-                raise EntryError(ngettext(
-                    "the attackers took %(tricks)s, %(cards)s card: with %(red)s red that makes "
-                    "%(black)s black, but there are only 26",
-                    "the attackers took %(tricks)s, %(cards)s cards: with %(red)s red that makes "
-                    "%(black)s black, but there are only 26",
-                    4 * tricks, tricks=_tricks(tricks), cards=4 * tricks, red=red,
-                    black=4 * tricks - red), "red")
+                raise EntryError(
+                    ngettext(
+                        "the attackers took %(tricks)s, %(cards)s card: with %(red)s red "
+                        "that makes %(black)s black, but there are only 26",
+                        "the attackers took %(tricks)s, %(cards)s cards: with %(red)s red "
+                        "that makes %(black)s black, but there are only 26",
+                        4 * tricks,
+                        tricks=_tricks(tricks),
+                        cards=4 * tricks,
+                        red=red,
+                        black=4 * tricks - red,
+                    ),
+                    "red",
+                )
             return
         cards = [f for f in dt.fields if f != "tricks"]
         if not cards:
             return
         mine = {f: out[f] for f in cards}
         theirs = {f: IN_PACK[f] - out[f] for f in cards}
-        for side, got, took in ((_("the attackers"), mine, tricks),
-                                (_("the defenders"), theirs, TRICKS - tricks)):
+        for side, got, took in (
+            (_("the attackers"), mine, tricks),
+            (_("the defenders"), theirs, TRICKS - tricks),
+        ):
             if sum(got.values()) > 4 * took:
-                raise EntryError(ngettext(
-                    "%(side)s took %(tricks)s, %(cards)s card: too few for %(what)s",
-                    "%(side)s took %(tricks)s, %(cards)s cards: too few for %(what)s",
-                    4 * took, side=side, tricks=_tricks(took), cards=4 * took,
-                    what=_side_words(dt, got)), cards[0])
+                raise EntryError(
+                    ngettext(
+                        "%(side)s took %(tricks)s, %(cards)s card: too few for %(what)s",
+                        "%(side)s took %(tricks)s, %(cards)s cards: too few for %(what)s",
+                        4 * took,
+                        side=side,
+                        tricks=_tricks(took),
+                        cards=4 * took,
+                        what=_side_words(dt, got),
+                    ),
+                    cards[0],
+                )
 
     # --- the entry form ---------------------------------------------------------
     def entry_fields(self, plan: Plan, partial: dict) -> list[Field]:
@@ -362,61 +537,120 @@ class Variety(Game):
         then only the counts the type needs, for the attackers."""
         bids = partial.get("bids") or []
         state = auction(plan.dealer, bids, self.names)
-        choices = tuple((t.number, _("%(n)s · %(trump)s · %(words)s", n=t.number,
-                                     trump=trump_words(t.trump), words=t.words))
-                        for t in self.types.values())
+        choices = tuple(
+            (
+                t.number,
+                _(
+                    "%(n)s · %(trump)s · %(words)s",
+                    n=t.number,
+                    trump=trump_words(t.trump),
+                    words=t.words,
+                ),
+            )
+            for t in self.types.values()
+        )
         if state.ended:
             info = (self.result_words(state.contract, state.attackers),)
         else:
             info = (_("%(name)s calls", name=self.names[state.turn]),)
         if bids:
-            info = (_("Calls: %(calls)s", calls=", ".join(
-                f"{self.names[caller(plan.dealer, j)]} {c}" for j, c in enumerate(bids))),) + info
-        fields = [Field("calls", "bids", _("The auction"), choices=choices,
-                        disabled=state.barred, info=info, done=state.ended)]
+            info = (
+                _(
+                    "Calls: %(calls)s",
+                    calls=", ".join(
+                        f"{self.names[caller(plan.dealer, j)]} {c}" for j, c in enumerate(bids)
+                    ),
+                ),
+            ) + info
+        fields = [
+            Field(
+                "calls",
+                "bids",
+                _("The auction"),
+                choices=choices,
+                disabled=state.barred,
+                info=info,
+                done=state.ended,
+            )
+        ]
         contract, attackers = state.contract, state.attackers
         if not bids:
             fields += [
-                Field("choice", "contract", _("Auction not tracked? The type played"),
-                      choices=tuple((t.number, str(t.number)) for t in self.types.values()),
-                      per_seat=False, optional=True),
-                Field("seat_pair", "attackers",
-                      _("The attackers: who named it first, then who repeated it"),
-                      optional=True),
+                Field(
+                    "choice",
+                    "contract",
+                    _("Auction not tracked? The type played"),
+                    choices=tuple((t.number, str(t.number)) for t in self.types.values()),
+                    per_seat=False,
+                    optional=True,
+                ),
+                Field(
+                    "seat_pair",
+                    "attackers",
+                    _("The attackers: who named it first, then who repeated it"),
+                    optional=True,
+                ),
             ]
             contract, attackers = partial.get("contract"), partial.get("attackers")
             seats = range(self.n)
-            if contract in self.types and isinstance(attackers, list) and len(attackers) == 2 \
-                    and all(type(a) is int and a in seats for a in attackers) \
-                    and attackers[0] != attackers[1]:
-                fields[0] = Field("calls", "bids", _("The auction"), choices=choices,
-                                  info=(self.result_words(contract, attackers),), done=True)
+            if (
+                contract in self.types
+                and isinstance(attackers, list)
+                and len(attackers) == 2
+                and all(type(a) is int and a in seats for a in attackers)
+                and attackers[0] != attackers[1]
+            ):
+                fields[0] = Field(
+                    "calls",
+                    "bids",
+                    _("The auction"),
+                    choices=choices,
+                    info=(self.result_words(contract, attackers),),
+                    done=True,
+                )
             else:
                 contract = None
         if contract:
             dt = self.types[contract]
             for key in dt.fields:
-                fields.append(Field("number", key, str(LABELS[key]).capitalize(),
-                                    help=_("The defenders took the rest."),
-                                    total=IN_PACK[key] if key != "red" or dt.number != 4 else None,
-                                    high=IN_PACK[key]))
+                fields.append(
+                    Field(
+                        "number",
+                        key,
+                        str(LABELS[key]).capitalize(),
+                        help=_("The defenders took the rest."),
+                        total=IN_PACK[key] if key != "red" or dt.number != 4 else None,
+                        high=IN_PACK[key],
+                    )
+                )
         return fields
 
     def result_words(self, contract: int, attackers: Any) -> str:
         dt = self.types[contract]
         first, second = attackers
         defenders = [s for s in range(self.n) if s not in attackers]
-        return _("Type %(n)s, %(trump)s, %(words)s. %(att)s attack, %(dfn)s defend; "
-                 "%(leader)s leads.", n=dt.number, trump=trump_words(dt.trump), words=dt.words,
-                 att=self._pair((first, second)), dfn=self._pair(defenders),
-                 leader=self.names[(first + 1) % self.n])
+        return _(
+            "Type %(n)s, %(trump)s, %(words)s. %(att)s attack, %(dfn)s defend; %(leader)s leads.",
+            n=dt.number,
+            trump=trump_words(dt.trump),
+            words=dt.words,
+            att=self._pair((first, second)),
+            dfn=self._pair(defenders),
+            leader=self.names[(first + 1) % self.n],
+        )
 
     def summary(self, state: Any) -> list[str]:
         called = self.called(state)
         if not any(called):
             return []
-        return [_("Types called so far: %(list)s", list=" · ".join(
-            f"{self.names[s]} {', '.join(map(str, c)) or '—'}" for s, c in enumerate(called)))]
+        return [
+            _(
+                "Types called so far: %(list)s",
+                list=" · ".join(
+                    f"{self.names[s]} {', '.join(map(str, c)) or '—'}" for s, c in enumerate(called)
+                ),
+            )
+        ]
 
     # --- scoring -------------------------------------------------------------
     def counts(self, entry: dict) -> tuple[dict, dict]:
@@ -448,21 +682,38 @@ class Variety(Game):
             if s in attackers:
                 lines.append(_("attacker: %(took)s → %(p)s", took=_side_words(dt, mine), p=att))
             elif bonus:
-                lines.append(_("defender: %(took)s → %(p)s, +10 → %(total)s",
-                               took=_side_words(dt, theirs), p=dfn, total=points[s]))
+                lines.append(
+                    _(
+                        "defender: %(took)s → %(p)s, +10 → %(total)s",
+                        took=_side_words(dt, theirs),
+                        p=dfn,
+                        total=points[s],
+                    )
+                )
             else:
                 lines.append(_("defender: %(took)s → %(p)s", took=_side_words(dt, theirs), p=dfn))
-        note = _("Type %(n)s, %(trump)s: %(att)s %(a)s, %(dfn)s %(d)s.",
-                 n=dt.number, trump=trump_words(dt.trump), att=self._pair(attackers), a=att,
-                 dfn=self._pair(defenders), d=dfn)
+        note = _(
+            "Type %(n)s, %(trump)s: %(att)s %(a)s, %(dfn)s %(d)s.",
+            n=dt.number,
+            trump=trump_words(dt.trump),
+            att=self._pair(attackers),
+            a=att,
+            dfn=self._pair(defenders),
+            d=dfn,
+        )
         if tie and bonus:
             note += " " + _("A tie counts as the attackers' failure: the defenders get +10 each.")
         elif tie:
             note += " " + _("A tie: no bonus.")
         elif bonus:
             note += " " + _("The attackers failed: the defenders get +10 each.")
-        return Score(points, lines, note, tag=self.tag(dt),
-                     marks=["⚔" if s in attackers else "" for s in range(self.n)])
+        return Score(
+            points,
+            lines,
+            note,
+            tag=self.tag(dt),
+            marks=["⚔" if s in attackers else "" for s in range(self.n)],
+        )
 
     def tag(self, dt: DealType) -> str:
         return f"{dt.number} " + (SYMBOLS[dt.trump] if dt.trump else _("NT"))
@@ -476,8 +727,10 @@ class Variety(Game):
         return [[entry["contract"]] if s in entry["attackers"] else [] for s in range(self.n)]
 
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
-        called = [sorted(set(before) | set(now)) for before, now
-                  in zip(state["called"], self.calls_by_seat(entry, plan.dealer))]
+        called = [
+            sorted(set(before) | set(now))
+            for before, now in zip(state["called"], self.calls_by_seat(entry, plan.dealer))
+        ]
         return {**state, "played": state["played"] + 1, "called": called}
 
     def called(self, state: Any) -> list[list[int]]:
@@ -501,20 +754,38 @@ class Variety(Game):
             for c in FULL_PACK:
                 if COUNTED_CARDS[what](c):
                     costs[c] = costs.get(c, 0) - value
-        return Setup(pack=FULL_PACK, tricks=TRICKS, leader=(attackers[0] + 1) % PLAYERS,
-                     trump=dt.trump, lowest_wins=dt.lowest_wins, costs=costs,
-                     trick_cost=trick_cost)
+        return Setup(
+            pack=FULL_PACK,
+            tricks=TRICKS,
+            leader=(attackers[0] + 1) % PLAYERS,
+            trump=dt.trump,
+            lowest_wins=dt.lowest_wins,
+            costs=costs,
+            trick_cost=trick_cost,
+        )
 
     @classmethod
     def contracts(cls) -> list[tuple[Any, str, str | None, bool]]:
-        return [(t.number, _("%(n)s · %(trump)s · %(words)s", n=t.number,
-                             trump=trump_words(t.trump), words=t.words), t.trump, t.lowest_wins)
-                for t in TYPES.values()]
+        return [
+            (
+                t.number,
+                _(
+                    "%(n)s · %(trump)s · %(words)s",
+                    n=t.number,
+                    trump=trump_words(t.trump),
+                    words=t.words,
+                ),
+                t.trump,
+                t.lowest_wins,
+            )
+            for t in TYPES.values()
+        ]
 
     def trick_setup(self, trump: str | None, lowest_wins: bool = False) -> Setup:
         """One trick judged without an auction: the trump and the rule as asked."""
-        return Setup(pack=FULL_PACK, tricks=TRICKS, leader=None, trump=trump,
-                     lowest_wins=lowest_wins)
+        return Setup(
+            pack=FULL_PACK, tricks=TRICKS, leader=None, trump=trump, lowest_wins=lowest_wins
+        )
 
     def engine_decision(self, plan: Plan, given: dict) -> Decision | None:
         """The auction's calls one by one, unless the type and attackers are given."""
@@ -525,8 +796,7 @@ class Variety(Game):
             return None
         return Decision("bids", state.turn, tuple(t for t in self.types if t not in state.barred))
 
-    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured,
-                        given: dict) -> dict:
+    def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
         """The attackers' tricks and the counts the type needs; the auction (or the
         type and attackers) stays as given."""
         contract, attackers = self._contract(dict(given), plan, {})
@@ -556,9 +826,14 @@ class Variety(Game):
         if "bids" in entry:
             parts.append(_("calls %(calls)s", calls=" ".join(str(c) for c in entry["bids"])))
         parts.append(_("type %(n)s, %(trump)s", n=dt.number, trump=trump_words(dt.trump)))
-        parts.append(_("%(att)s attack, %(dfn)s defend, %(leader)s leads",
-                       att=self._pair(attackers), dfn=self._pair(defenders),
-                       leader=self.names[(attackers[0] + 1) % self.n]))
+        parts.append(
+            _(
+                "%(att)s attack, %(dfn)s defend, %(leader)s leads",
+                att=self._pair(attackers),
+                dfn=self._pair(defenders),
+                leader=self.names[(attackers[0] + 1) % self.n],
+            )
+        )
         took = _side_words(dt, mine)
         if "tricks" in entry and "tricks" not in dt.shown:
             took = _tricks(entry["tricks"]) + ", " + took
@@ -578,9 +853,14 @@ def _tricks(k: int) -> str:
 
 
 def _count_noun(key: str) -> str:
-    return {"tricks": _("tricks"), "spades": _("spades"), "red": _("red cards"),
-            "black_tj": _("black tens and jacks"), "red_tj": _("red tens and jacks"),
-            "clubs": _("clubs")}[key]
+    return {
+        "tricks": _("tricks"),
+        "spades": _("spades"),
+        "red": _("red cards"),
+        "black_tj": _("black tens and jacks"),
+        "red_tj": _("red tens and jacks"),
+        "clubs": _("clubs"),
+    }[key]
 
 
 def _side_words(dt: DealType, took: dict) -> str:

@@ -6,12 +6,15 @@ from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 
-from .. import chart
+from .. import chart, store
+from ..cards import SYMBOLS, display, is_red
 from ..games import GAMES
 from ..i18n import _
 from ..match import DealError
 from ..store import KeyReused, NotFound, Stale, StoreError
-from ..store import get_db as db  # the pages' short name for the request's connection
+from .forms import field_id
+
+db = store.get_db  # the pages' short name for the request's connection
 
 
 def wants_json() -> bool:
@@ -19,7 +22,9 @@ def wants_json() -> bool:
 
 
 def register(app: Flask) -> None:
-    from . import api, matches, play, rules
+    # The blueprints import db() from this package: imported at its top, they
+    # would import each other (flaskr defers its blueprints the same way).
+    from . import api, matches, play, rules  # noqa: PLC0415
 
     app.register_blueprint(matches.bp)
     app.register_blueprint(api.bp)
@@ -29,11 +34,14 @@ def register(app: Flask) -> None:
 
     @app.context_processor
     def globals_():
-        from ..cards import SYMBOLS, display, is_red
-        from .forms import field_id
-
-        return {"GAMES": GAMES, "card": display, "is_red": is_red, "SUITS": SYMBOLS,
-                "field_id": field_id, "chart": chart}
+        return {
+            "GAMES": GAMES,
+            "card": display,
+            "is_red": is_red,
+            "SUITS": SYMBOLS,
+            "field_id": field_id,
+            "chart": chart,
+        }
 
     @app.template_filter("seats")
     def seats_filter(seats, names):
@@ -42,16 +50,23 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(e):
-        return render_template("error.html", code=400, message=_(
-            "This form has expired. Go back, reload the page and try again; "
-            "nothing was saved.")), 400
+        return render_template(
+            "error.html",
+            code=400,
+            message=_(
+                "This form has expired. Go back, reload the page and try again; nothing was saved."
+            ),
+        ), 400
 
     @app.errorhandler(DealError)
     def unreadable_match(e: DealError):
         """A stored match that today's rules refuse (checked when saved; a later
         change of the rules could still refuse it): said, never a 500."""
-        message = _("This match cannot be read with today's rules: %(why)s. Its record "
-                    "(JSON) can still be downloaded.", why=e.message)
+        message = _(
+            "This match cannot be read with today's rules: %(why)s. Its record "
+            "(JSON) can still be downloaded.",
+            why=e.message,
+        )
         if wants_json():
             return jsonify(error=message), 409
         return render_template("error.html", code=409, message=message), 409
@@ -60,8 +75,13 @@ def register(app: Flask) -> None:
     def store_error(e: StoreError):
         """A write refused by the store that a route did not answer itself: a
         clear 4xx all the same, never a 500."""
-        code = 404 if isinstance(e, NotFound) else 422 if isinstance(e, KeyReused) else (
-            412 if isinstance(e, Stale) and wants_json() else 409)
+        code = (
+            404
+            if isinstance(e, NotFound)
+            else 422
+            if isinstance(e, KeyReused)
+            else (412 if isinstance(e, Stale) and wants_json() else 409)
+        )
         message = _("%(why)s: nothing was changed.", why=e.message[:1].upper() + e.message[1:])
         if wants_json():
             return jsonify(error=message), code
@@ -76,8 +96,11 @@ def register(app: Flask) -> None:
             413: _("That is too large."),
             415: _("Send JSON (Content-Type: application/json)."),
         }
-        message = getattr(e, "scorer_message", None) or messages.get(e.code) or _(
-            "Something went wrong; nothing was changed.")
+        message = (
+            getattr(e, "scorer_message", None)
+            or messages.get(e.code)
+            or _("Something went wrong; nothing was changed.")
+        )
         if wants_json():
             return jsonify(error=message), e.code
         return render_template("error.html", code=e.code, message=message), e.code

@@ -61,8 +61,7 @@ def idempotency_key() -> str | None:
         return None
     key = key.strip()
     if not key or len(key) > KEY_MAX or not key.isprintable():
-        raise bad_request(_("Idempotency-Key must be 1 to %(n)s printable characters",
-                            n=KEY_MAX))
+        raise bad_request(_("Idempotency-Key must be 1 to %(n)s printable characters", n=KEY_MAX))
     return key
 
 
@@ -101,8 +100,7 @@ def create_match():
 @bp.get("/matches/<int:match_id>")
 def get_match(match_id: int):
     stored = match_or_404(match_id)
-    response = with_etag(jsonify(dump(stored.match, match_id=match_id)), match_id,
-                         stored.version)
+    response = with_etag(jsonify(dump(stored.match, match_id=match_id)), match_id, stored.version)
     return response.make_conditional(request)
 
 
@@ -123,8 +121,9 @@ def add_deal(match_id: int):
     match_or_404(match_id)
     data = body()
     version, key = if_match(match_id), idempotency_key()
-    return answer(match_id, lambda: store.add_deal(db(), match_id, data, if_version=version,
-                                                   key=key))
+    return answer(
+        match_id, lambda: store.add_deal(db(), match_id, data, if_version=version, key=key)
+    )
 
 
 @bp.route("/matches/<int:match_id>/deals/<int:number>", methods=["PUT", "DELETE"])
@@ -133,7 +132,10 @@ def change_deal(match_id: int, number: int):
     version, key = if_match(match_id), idempotency_key()
     if request.method == "PUT":
         data = body()
-        return answer(match_id, lambda: store.edit_deal(db(), match_id, number, data,
-                                                        if_version=version, key=key))
-    return answer(match_id, lambda: store.delete_deal(db(), match_id, number,
-                                                      if_version=version, key=key))
+        return answer(
+            match_id,
+            lambda: store.edit_deal(db(), match_id, number, data, if_version=version, key=key),
+        )
+    return answer(
+        match_id, lambda: store.delete_deal(db(), match_id, number, if_version=version, key=key)
+    )

@@ -48,8 +48,9 @@ class NumberRange(_NumberRange):
 
     def __call__(self, form, field):
         if field.data is not None and not self.min <= field.data <= self.max:
-            raise StopValidation(_("write a number from %(low)s to %(high)s",
-                                   low=self.min, high=self.max))
+            raise StopValidation(
+                _("write a number from %(low)s to %(high)s", low=self.min, high=self.max)
+            )
 
 
 class _OneOfTheChoices:
@@ -98,24 +99,35 @@ def new_match_form(game: type[Game], formdata=None) -> FlaskForm:
         pass
 
     for s in range(seats):
-        setattr(NewMatchForm, f"name_{s}", StringField(
-            L_("Player %(n)s", n=s + 1), validators=[Optional(), Length(max=200)]))
+        setattr(
+            NewMatchForm,
+            f"name_{s}",
+            StringField(L_("Player %(n)s", n=s + 1), validators=[Optional(), Length(max=200)]),
+        )
     dealer_choices = [("draw", L_("Draw lots (the app picks)"))] + [
-        (str(s), L_("Player %(n)s", n=s + 1)) for s in range(seats)]
-    NewMatchForm.first_dealer = SelectField(L_("First dealer"), choices=options(dealer_choices),
-                                            default="0")
+        (str(s), L_("Player %(n)s", n=s + 1)) for s in range(seats)
+    ]
+    NewMatchForm.first_dealer = SelectField(
+        L_("First dealer"), choices=options(dealer_choices), default="0"
+    )
     for o in game.options:
         name = f"opt_{o.key}"
         if o.kind == "map":  # one number per key, blank keeps the default
             for key, label in zip(o.choices, o.choice_labels or o.choices):
-                setattr(NewMatchForm, f"{name}__{key}", IntegerField(
-                    label, validators=[Optional(), NumberRange(o.low, o.high)]))
+                setattr(
+                    NewMatchForm,
+                    f"{name}__{key}",
+                    IntegerField(label, validators=[Optional(), NumberRange(o.low, o.high)]),
+                )
             continue
         if o.kind == "bool":
             field = BooleanField(o.label, default=o.default)
         elif o.kind == "choice":
-            field = RadioField(o.label, choices=options(zip(o.choices, o.choice_labels or o.choices)),
-                               default=o.default)
+            field = RadioField(
+                o.label,
+                choices=options(zip(o.choices, o.choice_labels or o.choices)),
+                default=o.default,
+            )
         else:
             field = IntegerField(o.label, validators=[Optional(), NumberRange(o.low, o.high)])
         setattr(NewMatchForm, name, field)
@@ -189,45 +201,79 @@ def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict |
     for f in fields:
         if f.kind == "counts":
             for s in range(n):
-                setattr(DealForm, field_id(f, s), IntegerField(
-                    names[s], validators=[Optional(), NumberRange(0, f.high)]))
+                setattr(
+                    DealForm,
+                    field_id(f, s),
+                    IntegerField(names[s], validators=[Optional(), NumberRange(0, f.high)]),
+                )
         elif f.kind == "owner":
             choices = seat_choices + ([("none", _("out of play"))] if f.optional else [])
-            setattr(DealForm, field_id(f), RadioField(f.label, choices=options(choices),
-                                                       validators=[Optional()]))
+            setattr(
+                DealForm,
+                field_id(f),
+                RadioField(f.label, choices=options(choices), validators=[Optional()]),
+            )
         elif f.kind == "partition":
             for c in f.cards:
-                setattr(DealForm, field_id(f, c), RadioField(c, choices=options(seat_choices),
-                                                              validators=[Optional()]))
+                setattr(
+                    DealForm,
+                    field_id(f, c),
+                    RadioField(c, choices=options(seat_choices), validators=[Optional()]),
+                )
         elif f.kind == "choice":
             choices = [(v, str(label)) for v, label in f.choices]
             if f.per_seat:
                 for s in range(n):
-                    setattr(DealForm, field_id(f, s), RadioField(
-                        names[s], choices=options(choices), validators=[Optional()]))
+                    setattr(
+                        DealForm,
+                        field_id(f, s),
+                        RadioField(names[s], choices=options(choices), validators=[Optional()]),
+                    )
             else:
-                setattr(DealForm, field_id(f), RadioField(f.label, choices=options(choices),
-                                                           validators=[Optional()]))
+                setattr(
+                    DealForm,
+                    field_id(f),
+                    RadioField(f.label, choices=options(choices), validators=[Optional()]),
+                )
         elif f.kind == "seat_choice":
             choices = ([("", _("nobody"))] if f.optional else []) + seat_choices
-            setattr(DealForm, field_id(f), RadioField(f.label, choices=options(choices),
-                                                       default="" if f.optional else None,
-                                                       validators=[Optional()]))
+            setattr(
+                DealForm,
+                field_id(f),
+                RadioField(
+                    f.label,
+                    choices=options(choices),
+                    default="" if f.optional else None,
+                    validators=[Optional()],
+                ),
+            )
         elif f.kind == "flag":
             setattr(DealForm, field_id(f), BooleanField(f.label))
         elif f.kind == "number":
-            setattr(DealForm, field_id(f), IntegerField(
-                f.label, validators=[Optional(), NumberRange(0, f.high)]))
+            setattr(
+                DealForm,
+                field_id(f),
+                IntegerField(f.label, validators=[Optional(), NumberRange(0, f.high)]),
+            )
         elif f.kind == "calls":
             setattr(DealForm, field_id(f), HiddenField())
         elif f.kind == "seat_pair":
             for i, label in enumerate((_("first"), _("second"))):
-                setattr(DealForm, field_id(f, i), RadioField(
-                    label, choices=options(seat_choices), validators=[Optional()]))
+                setattr(
+                    DealForm,
+                    field_id(f, i),
+                    RadioField(label, choices=options(seat_choices), validators=[Optional()]),
+                )
         elif f.kind == "card":
-            setattr(DealForm, field_id(f), SelectField(
-                f.label, choices=options([("", "—")] + [(c, display(c)) for c in f.cards]),
-                validators=[Optional()]))
+            setattr(
+                DealForm,
+                field_id(f),
+                SelectField(
+                    f.label,
+                    choices=options([("", "—")] + [(c, display(c)) for c in f.cards]),
+                    validators=[Optional()],
+                ),
+            )
     return DealForm(formdata=formdata, data=data)
 
 
@@ -239,7 +285,7 @@ def _int_or_raw(value: Any) -> Any:
 
 
 def parse_calls(text: Any) -> list:
-    """"3,5,2" → [3, 5, 2]; a token that is no number stays, for the game to refuse."""
+    """ "3,5,2" → [3, 5, 2]; a token that is no number stays, for the game to refuse."""
     return [_int_or_raw(t) for t in str(text or "").split(",") if t.strip()]
 
 
@@ -275,11 +321,24 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
                 known = sum(v for v in values if v is not None)
                 values[blanks[0]] = f.total - known
                 if values[blanks[0]] < 0:
-                    raise EntryError(_("%(what)s add up to %(got)s, but %(want)s are in play",
-                                       what=f.label, got=known, want=f.total), f.name)
+                    raise EntryError(
+                        _(
+                            "%(what)s add up to %(got)s, but %(want)s are in play",
+                            what=f.label,
+                            got=known,
+                            want=f.total,
+                        ),
+                        f.name,
+                    )
             elif blanks and not (f.optional and len(blanks) == n):
-                raise EntryError(_("%(what)s: fill in a number for %(name)s",
-                                   what=f.label, name=names[blanks[0]]), f.name)
+                raise EntryError(
+                    _(
+                        "%(what)s: fill in a number for %(name)s",
+                        what=f.label,
+                        name=names[blanks[0]],
+                    ),
+                    f.name,
+                )
             if not (f.optional and len(blanks) == n):
                 _set(entry, f.name, values)
         elif f.kind == "owner":
@@ -302,8 +361,10 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
                     if f.optional and all(v in (None, "", "None") for v in values):
                         continue
                     missing = next(s for s, v in enumerate(values) if v in (None, "", "None"))
-                    raise EntryError(_("%(what)s: choose one for %(name)s",
-                                       what=f.label, name=names[missing]), f.name)
+                    raise EntryError(
+                        _("%(what)s: choose one for %(name)s", what=f.label, name=names[missing]),
+                        f.name,
+                    )
                 _set(entry, f.name, values)
             else:
                 value = form[field_id(f)].data

@@ -8,19 +8,35 @@ import random
 import secrets
 from datetime import date
 
-from flask import (Blueprint, Response, abort, flash, redirect, render_template, request,
-                   url_for)
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from .. import store
 from ..games import GAMES, EntryError
 from ..i18n import _
 from ..match import DealError, Match, fold
-from ..record import (RecordError, csv_headers, dump, load, load_match, read_json, to_csv,
-                      to_sheet_csv)
+from ..record import (
+    RecordError,
+    csv_headers,
+    dump,
+    load,
+    load_match,
+    read_json,
+    to_csv,
+    to_sheet_csv,
+)
 from . import db
-from .forms import (ConfirmForm, ImportForm, deal_form, entry_from_form, field_id,
-                    form_data_from_entry, form_problem, new_match_form, parse_calls,
-                    record_from_new_match, whole_number)
+from .forms import (
+    ConfirmForm,
+    ImportForm,
+    deal_form,
+    entry_from_form,
+    field_id,
+    form_data_from_entry,
+    form_problem,
+    new_match_form,
+    parse_calls,
+    record_from_new_match,
+)
 
 bp = Blueprint("matches", __name__)
 MAX_ID = 2**62
@@ -59,10 +75,18 @@ def _home(import_error: str | None = None):
     rows = []
     for stored in store.listing(db()):
         match = stored.match
-        rows.append({"id": stored.id, "match": match, "updated": stored.updated,
-                     "standings": standings_or_none(match), "title": title(match)})
-    return render_template("home.html", rows=rows, import_form=ImportForm(),
-                           import_error=import_error)
+        rows.append(
+            {
+                "id": stored.id,
+                "match": match,
+                "updated": stored.updated,
+                "standings": standings_or_none(match),
+                "title": title(match),
+            }
+        )
+    return render_template(
+        "home.html", rows=rows, import_form=ImportForm(), import_error=import_error
+    )
 
 
 @bp.get("/new")
@@ -89,22 +113,38 @@ def new_match(game: str):
             else:
                 match_id = store.create(db(), match)
                 if form.first_dealer.data == "draw":
-                    flash(_("Lots drawn: %(name)s deals first.",
-                            name=match.players[match.first_dealer]))
+                    flash(
+                        _(
+                            "Lots drawn: %(name)s deals first.",
+                            name=match.players[match.first_dealer],
+                        )
+                    )
                 return redirect(url_for(".sheet", match_id=match_id))
         else:
             error = form_problem(form)
-    return render_template("new_match.html", game=cls, form=form, error=error,
-                           seats=max(cls.player_counts), min_seats=min(cls.player_counts)), (
-        400 if error else 200)
+    return render_template(
+        "new_match.html",
+        game=cls,
+        form=form,
+        error=error,
+        seats=max(cls.player_counts),
+        min_seats=min(cls.player_counts),
+    ), (400 if error else 200)
 
 
 @bp.get("/m/<int:match_id>")
 def sheet(match_id: int):
     stored = match_or_404(match_id)
     match = stored.match
-    return render_template("sheet.html", match_id=match_id, match=match, st=fold(match),
-                           game=GAMES[match.game], title=title(match), confirm=ConfirmForm())
+    return render_template(
+        "sheet.html",
+        match_id=match_id,
+        match=match,
+        st=fold(match),
+        game=GAMES[match.game],
+        title=title(match),
+        confirm=ConfirmForm(),
+    )
 
 
 STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
@@ -146,8 +186,9 @@ def deal_plan(match: Match, number: int | None):
         return standings.rules, standings.next, None
     if not 1 <= number <= len(match.deals):
         abort(404)
-    standings = fold(Match(match.game, match.options, match.players, match.first_dealer,
-                           match.deals[:number]))
+    standings = fold(
+        Match(match.game, match.options, match.players, match.first_dealer, match.deals[:number])
+    )
     return standings.rules, standings.rows[-1].plan, match.deals[number - 1]
 
 
@@ -162,8 +203,9 @@ def new_key() -> str:
     return secrets.token_urlsafe(12)
 
 
-def save_deal(match_id: int, number: int | None, entry: dict, mark: str | None,
-              key: str | None) -> store.Change:
+def save_deal(
+    match_id: int, number: int | None, entry: dict, mark: str | None, key: str | None
+) -> store.Change:
     """Add the next deal or replace deal ``number`` as the page's ``mark`` has
     it, and flash what was done. Raises store.Stale, store.NotFound, DealError."""
     if not mark:
@@ -182,24 +224,35 @@ def refusal(e: DealError, number: int | None) -> str:
     the change would leave standing where it cannot."""
     if number is None or e.number == number:
         return e.error.message
-    return _("Nothing was saved: after this change deal %(n)s could not stand (%(why)s).",
-             n=e.number, why=e.error.message)
+    return _(
+        "Nothing was saved: after this change deal %(n)s could not stand (%(why)s).",
+        n=e.number,
+        why=e.error.message,
+    )
 
 
 def stale_words(e: store.Stale, number: int | None, now: store.Stored) -> str:
     """What happened on another phone, and what the page, drawn again, offers."""
     why = _("%(why)s: nothing was saved.", why=e.message[:1].upper() + e.message[1:])
     if number is not None and e.number:
-        then = _("Your entry is below: saving it replaces deal %(n)s as it stands now.",
-                 n=e.number)
+        then = _("Your entry is below: saving it replaces deal %(n)s as it stands now.", n=e.number)
     else:
-        then = _("Your entry is below as deal %(n)s, the next deal: save it, or go back to "
-                 "the sheet.", n=len(now.deal_ids) + 1)
+        then = _(
+            "Your entry is below as deal %(n)s, the next deal: save it, or go back to the sheet.",
+            n=len(now.deal_ids) + 1,
+        )
     return f"{why} {then}"
 
 
-def render_deal(stored: store.Stored, number: int | None, *, formdata=None,
-                error: str | None = None, keep_key: bool = False, status: int | None = None):
+def render_deal(
+    stored: store.Stored,
+    number: int | None,
+    *,
+    formdata=None,
+    error: str | None = None,
+    keep_key: bool = False,
+    status: int | None = None,
+):
     """The entry page of deal ``number`` (None: the next deal) as the match
     stands: from the stored entry, or from what the player typed (``formdata``),
     always with a fresh mark (and key, unless ``keep_key``)."""
@@ -224,11 +277,21 @@ def render_deal(stored: store.Stored, number: int | None, *, formdata=None,
             error = error or e.message
             fields = rules.entry_fields(plan, {})
             form = deal_form(fields, names, formdata=formdata)
-    return render_template("deal.html", match_id=stored.id, match=match, plan=plan, form=form,
-                           fields=fields, error=error, number=number, rules=rules,
-                           title=title(match), game=GAMES[match.game],
-                           confirm=ConfirmForm(), delete_key=new_key()), (
-        status or (400 if error else 200))
+    return render_template(
+        "deal.html",
+        match_id=stored.id,
+        match=match,
+        plan=plan,
+        form=form,
+        fields=fields,
+        error=error,
+        number=number,
+        rules=rules,
+        title=title(match),
+        game=GAMES[match.game],
+        confirm=ConfirmForm(),
+        delete_key=new_key(),
+    ), (status or (400 if error else 200))
 
 
 def _deal_page(stored: store.Stored, number: int | None):
@@ -254,8 +317,9 @@ def _deal_page(stored: store.Stored, number: int | None):
                 error, formdata = e.message, before
             return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
         if not form.validate():
-            return render_deal(stored, number, formdata=formdata, error=form_problem(form),
-                               keep_key=True)
+            return render_deal(
+                stored, number, formdata=formdata, error=form_problem(form), keep_key=True
+            )
         entry = entry_from_form(fields, names, form)
         save_deal(stored.id, number, entry, form.expect.data, form.key.data or None)
         return redirect(url_for(".sheet", match_id=stored.id))
@@ -266,8 +330,9 @@ def _deal_page(stored: store.Stored, number: int | None):
     except store.Stale as e:  # the page is drawn again for the deal as it now stands
         now = match_or_404(stored.id)
         target = e.number if number is not None else None  # None: a new deal
-        return render_deal(now, target, formdata=formdata, error=stale_words(e, number, now),
-                           status=409)
+        return render_deal(
+            now, target, formdata=formdata, error=stale_words(e, number, now), status=409
+        )
     except store.NotFound as e:
         abort(404, e.message)
     return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
@@ -289,8 +354,13 @@ def delete_deal(match_id: int, number: int):
     if not ConfirmForm().validate_on_submit():
         abort(400)
     try:
-        change = store.delete_deal(db(), match_id, number, mark=request.form.get("seen") or "",
-                                   key=request.form.get("key") or None)
+        change = store.delete_deal(
+            db(),
+            match_id,
+            number,
+            mark=request.form.get("seen") or "",
+            key=request.form.get("key") or None,
+        )
     except DealError as e:
         flash(_("Deal %(n)s cannot be deleted: %(why)s", n=number, why=e.message))
     except store.Stale as e:
@@ -330,24 +400,29 @@ def rematch(match_id: int):
 def export_csv(match_id: int):
     """One row per deal and player, then each player's total and place."""
     match = match_or_404(match_id).match
-    return Response(to_csv(match, fold(match), title(match)), headers=csv_headers(
-        match, date.today()))
+    return Response(
+        to_csv(match, fold(match), title(match)), headers=csv_headers(match, date.today())
+    )
 
 
 @bp.get("/m/<int:match_id>/sheet.csv")
 def export_sheet(match_id: int):
     """The sheet as a table: one row per deal, each player's points and running total."""
     match = match_or_404(match_id).match
-    return Response(to_sheet_csv(match, fold(match)), headers=csv_headers(
-        match, date.today(), _("sheet")))
+    return Response(
+        to_sheet_csv(match, fold(match)), headers=csv_headers(match, date.today(), _("sheet"))
+    )
 
 
 @bp.get("/m/<int:match_id>/record.json")
 def export_record(match_id: int):
     match = match_or_404(match_id).match
     body = json.dumps(dump(match, match_id=match_id), ensure_ascii=False, separators=(",", ":"))
-    return Response(body, mimetype="application/json", headers={
-        "Content-Disposition": f"attachment; filename=scorer-{match_id}.json"})
+    return Response(
+        body,
+        mimetype="application/json",
+        headers={"Content-Disposition": f"attachment; filename=scorer-{match_id}.json"},
+    )
 
 
 @bp.post("/import")
@@ -359,7 +434,7 @@ def import_record():
     raw = upload.read() if upload else b""
     error = None
     try:
-        match, _st = load(read_json(raw))
+        match, _standings = load(read_json(raw))
     except RecordError as e:
         error = e.message
     if error:

@@ -18,8 +18,8 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectField, StringField
 from wtforms.validators import Optional
 
-from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
 from .. import store
+from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
 from ..engine import deal, differences, progress, read
 from ..games import GAMES, EntryError
 from ..games.base import or_list
@@ -27,8 +27,7 @@ from ..i18n import L_, _, ngettext
 from ..match import DealError
 from ..record import RecordError, read_json
 from .forms import entry_from_form, form_problem, options, whole_number
-from .matches import (deal_plan, match_or_404, new_key, page_mark, refusal, save_deal, settle,
-                      title)
+from .matches import deal_plan, match_or_404, new_key, page_mark, refusal, save_deal, settle, title
 
 bp = Blueprint("play", __name__)
 
@@ -174,28 +173,40 @@ def check_deal(match_id: int):
         _undo(play)
     now = progress(rules, plan, play, decisions)
     if "save" in request.form and not (now.complete and now.entry):
-        error = ngettext("Not saved: the deal is not complete yet (%(k)s of %(n)s trick).",
-                         "Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
-                         setup.tricks if setup else 0, k=len(now.winners),
-                         n=setup.tricks if setup else "?")
+        error = ngettext(
+            "Not saved: the deal is not complete yet (%(k)s of %(n)s trick).",
+            "Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
+            setup.tricks if setup else 0,
+            k=len(now.winners),
+            n=setup.tricks if setup else "?",
+        )
     elif "save" in request.form:
         try:
             save_deal(match_id, number, now.entry, expect, key)
         except DealError as e:
             error = refusal(e, number)
         except store.StoreError as e:
-            error = _("%(why)s: nothing was saved. Go back to the sheet to see the deals as "
-                      "they stand; this page keeps your tricks until you leave it.",
-                      why=e.message[:1].upper() + e.message[1:])
+            error = _(
+                "%(why)s: nothing was saved. Go back to the sheet to see the deals as "
+                "they stand; this page keeps your tricks until you leave it.",
+                why=e.message[:1].upper() + e.message[1:],
+            )
         else:
             return redirect(url_for("matches.sheet", match_id=match_id))
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
     diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}
     pack = set(rules.engine_pack() or ())
-    form = CheckForm(formdata=None, data={"play": json.dumps(play), "quick": json.dumps(quick),
-                                          "expect": expect, "key": key,
-                                          "hands": json.dumps(draft) if draft else ""})
+    form = CheckForm(
+        formdata=None,
+        data={
+            "play": json.dumps(play),
+            "quick": json.dumps(quick),
+            "expect": expect,
+            "key": key,
+            "hands": json.dumps(draft) if draft else "",
+        },
+    )
     held = play.get("hands")
     if draft:
         dealing = next(s for s in range(n) if len(draft[s]) < setup.tricks)
@@ -207,17 +218,41 @@ def check_deal(match_id: int):
     trick_rows = []
     for k, trick in enumerate(play.get("tricks", [])):
         winner = now.winners[k] if k < len(now.winners) else None
-        trick_rows.append({"cards": [(names[s], c) for s, c in trick],
-                           "winner": names[winner] if winner is not None else None})
+        trick_rows.append(
+            {
+                "cards": [(names[s], c) for s, c in trick],
+                "winner": names[winner] if winner is not None else None,
+            }
+        )
     return render_template(
-        "check.html", match_id=match_id, match=match, title=title(match), plan=plan,
-        number=number, form=form, progress=now, tricks=trick_rows, played=played, pack=pack,
-        suits=SUITS, error=error, quick=quick, derived=derived, diffs=diffs,
-        quick_points=_score(rules, plan, quick), derived_points=_score(rules, plan, derived),
+        "check.html",
+        match_id=match_id,
+        match=match,
+        title=title(match),
+        plan=plan,
+        number=number,
+        form=form,
+        progress=now,
+        tricks=trick_rows,
+        played=played,
+        pack=pack,
+        suits=SUITS,
+        error=error,
+        quick=quick,
+        derived=derived,
+        diffs=diffs,
+        quick_points=_score(rules, plan, quick),
+        derived_points=_score(rules, plan, derived),
         words=rules.describe(rules.check(derived, plan), plan) if derived else "",
-        seat_choices=list(enumerate(names)), cards=FULL_PACK, game=GAMES[match.game],
-        draft=draft, dealing=dealing, allowed=allowed, hand_size=setup.tricks if setup else 0,
-        hands_known=bool(held), app_can_deal=_app_can_deal(setup, plan),
+        seat_choices=list(enumerate(names)),
+        cards=FULL_PACK,
+        game=GAMES[match.game],
+        draft=draft,
+        dealing=dealing,
+        allowed=allowed,
+        hand_size=setup.tricks if setup else 0,
+        hands_known=bool(held),
+        app_can_deal=_app_can_deal(setup, plan),
     ), (400 if error else 200)
 
 
@@ -244,8 +279,9 @@ def _draft(text: Any, setup, n: int) -> list[list[str]]:
     if len(draft) != n or not all(isinstance(h, list) for h in draft):
         return []
     pack = set(setup.pack)
-    if not all(isinstance(c, str) and c in pack for h in draft for c in h) or \
-            any(len(h) > setup.tricks for h in draft):
+    if not all(isinstance(c, str) and c in pack for h in draft for c in h) or any(
+        len(h) > setup.tricks for h in draft
+    ):
         return []
     return draft
 
@@ -281,8 +317,9 @@ class TrickForm(FlaskForm):
     game = SelectField(L_("Game"), validators=[Optional()])
     trump = RadioField(L_("Trump"), validators=[Optional()], default=NO_TRUMP)
     contract = SelectField(L_("Variety: the deal type"), validators=[Optional()])
-    cards = StringField(L_("The cards in the order played, the lead first"),
-                        validators=[Optional()])
+    cards = StringField(
+        L_("The cards in the order played, the lead first"), validators=[Optional()]
+    )
 
 
 @bp.route("/trick", methods=["GET"])
@@ -302,7 +339,8 @@ def who_won():
         else:
             answer, problem = _answer(form)
     return render_template("trick.html", form=form, answer=answer, problem=problem), (
-        400 if problem else 200)
+        400 if problem else 200
+    )
 
 
 def _answer(form: TrickForm) -> tuple[str | None, str | None]:
@@ -314,21 +352,29 @@ def _answer(form: TrickForm) -> tuple[str | None, str | None]:
     trick = [parse(t) for t in raw]
     bad = [t for t, c in zip(raw, trick) if c is None]
     if bad:
-        return None, _("%(text)s is not a card (write them like QS 10H 2C, or Q♠)",
-                       text=bad[0][:12])
+        return None, _(
+            "%(text)s is not a card (write them like QS 10H 2C, or Q♠)", text=bad[0][:12]
+        )
     players = max(cls.player_counts)
     if not 2 <= len(trick) <= players:
-        return None, ngettext("A trick of %(game)s has 2 to %(n)s card.",
-                              "A trick of %(game)s has 2 to %(n)s cards.", players,
-                              game=cls.name, n=players)
+        return None, ngettext(
+            "A trick of %(game)s has 2 to %(n)s card.",
+            "A trick of %(game)s has 2 to %(n)s cards.",
+            players,
+            game=cls.name,
+            n=players,
+        )
     if len(set(trick)) != len(trick):
         return None, _("A card appears twice.")
     counts = sorted(k for k in cls.player_counts if k >= len(trick))
     rules = _rules(cls, counts[0])
     trump, lowest = (form.trump.data or None), False
     if form.contract.data:
-        chosen = [(t, low) for value, _label, t, low in cls.contracts()
-                  if form.contract.data == f"{key}:{value}"]
+        chosen = [
+            (t, low)
+            for value, _label, t, low in cls.contracts()
+            if form.contract.data == f"{key}:{value}"
+        ]
         if not chosen:
             return None, _("That deal type is not one of %(game)s.", game=cls.name)
         trump, lowest = chosen[0]
@@ -339,10 +385,14 @@ def _answer(form: TrickForm) -> tuple[str | None, str | None]:
     pack = _packs(cls, counts)
     outside = [c for c in trick if c not in pack]
     if outside:
-        return None, ngettext("%(card)s is not in the pack of %(game)s with %(players)s players.",
-                              "%(card)s is not in the pack of %(game)s with %(players)s players.",
-                              counts[-1], card=display(outside[0]), game=cls.name,
-                              players=or_list(counts))
+        return None, ngettext(
+            "%(card)s is not in the pack of %(game)s with %(players)s players.",
+            "%(card)s is not in the pack of %(game)s with %(players)s players.",
+            counts[-1],
+            card=display(outside[0]),
+            game=cls.name,
+            players=or_list(counts),
+        )
     setup = replace(setup, pack=tuple(c for c in FULL_PACK if c in pack))
     seats = list(range(len(trick)))
     winner = rules.trick_winner(list(zip(seats, trick)), setup)
@@ -360,9 +410,9 @@ def _packs(cls, counts: list[int]) -> set[str]:
     cards: set[str] = set()
     variants = [{}] + [{o.key: v} for o in cls.options if o.kind == "choice" for v in o.choices]
     for n in counts:
-        for options in variants:
+        for variant in variants:
             try:
-                cards |= set(_rules(cls, n, options).engine_pack() or FULL_PACK)
+                cards |= set(_rules(cls, n, variant).engine_pack() or FULL_PACK)
             except EntryError:
                 continue  # a choice this number of players cannot take
     return cards
