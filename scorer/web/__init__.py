@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, Response, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import chart, store
 from ..cards import SYMBOLS, display, is_red
@@ -86,6 +86,14 @@ def register(app: Flask) -> None:
         if wants_json():
             return jsonify(error=message), code
         return render_template("error.html", code=code, message=message), code
+
+    @app.errorhandler(SecurityError)
+    def untrusted_host(e: SecurityError):
+        """A Host outside SCORER_TRUSTED_HOSTS: no page can be drawn for it (its
+        links would need that host), so a line of text."""
+        return Response(
+            "400: this server does not answer to that host name.\n", 400, mimetype="text/plain"
+        )
 
     @app.errorhandler(HTTPException)
     def http_error(e: HTTPException):

@@ -1,0 +1,178 @@
+"""Backups while the app writes, restore after a check, the daily copies, and a
+database written by an earlier Scorer brought up to date."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from scorer import backup, create_app, schema, store
+
+FIXTURE = Path(__file__).parent / "fixtures" / "v1.db"
+DEAL = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+
+
+def new_match(client, deals=()):
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina"],
+            "options": {"end": "deals", "deals": 300},
+            "deals": list(deals),
+        },
+    )
+    return r.get_json()["id"]
+
+
+def deals_in(path, match_id) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(
+            "select count(*) from deals where match_id = ? and deleted is null", [match_id]
+        ).fetchone()[0]
+    finally:
+        conn.close()
+
+
+def test_a_backup_taken_while_deals_are_written_is_whole(app, client, tmp_path):
+    mid = new_match(client)
+    done = threading.Event()
+
+    def write():
+        for _ in range(60):
+            assert client.post(f"/api/matches/{mid}/deals", json=DEAL).status_code == 201
+        done.set()
+
+    writer = threading.Thread(target=write)
+    writer.start()
+    copies = []
+    while not done.is_set():
+        copies.append(backup.backup(app.config["DATABASE"], tmp_path / f"c{len(copies)}.db"))
+    writer.join()
+    copies.append(backup.backup(app.config["DATABASE"], tmp_path / "last.db"))
+    counts = [deals_in(c, mid) for c in copies]
+    for c in copies:
+        assert backup.check(c) == schema.names()  # integrity ok, this schema
+    assert counts == sorted(counts) and counts[-1] == 60  # each a moment of the writing
+
+
+def test_restore_puts_a_copy_back_and_keeps_what_was_there(app, client, tmp_path):
+    mid = new_match(client, [DEAL])
+    copy = backup.backup(app.config["DATABASE"], tmp_path / "copy.db")
+    client.post(f"/api/matches/{mid}/deals", json=DEAL)
+    other = new_match(client)
+    kept = backup.restore(app.config["DATABASE"], copy, tmp_path / "backups")
+    # the running app reads the copy's content
+    assert len(client.get(f"/api/matches/{mid}").get_json()["deals"]) == 1
+    assert client.get(f"/api/matches/{other}").status_code == 404
+    # what was there before is kept, whole
+    assert deals_in(kept, mid) == 2 and backup.check(kept)
+
+
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda p: p.write_bytes(b"not a database at all" * 100), "not a database Scorer can read"),
+        (lambda p: sqlite3.connect(p).execute("create table t (x)"), "is not a Scorer database"),
+        (lambda p: None, "no such file"),
+    ],
+)
+def test_restore_refuses_what_is_not_a_good_copy(app, client, tmp_path, make, message):
+    mid = new_match(client, [DEAL])
+    bad = tmp_path / "bad.db"
+    make(bad)
+    with pytest.raises(backup.BackupError, match=message):
+        backup.restore(app.config["DATABASE"], bad, tmp_path / "backups")
+    assert len(client.get(f"/api/matches/{mid}").get_json()["deals"]) == 1
+
+
+def test_restore_refuses_a_damaged_copy(app, client, tmp_path):
+    new_match(client, [DEAL] * 50)
+    copy = backup.backup(app.config["DATABASE"], tmp_path / "copy.db")
+    data = bytearray(copy.read_bytes())
+    page = 4096
+    for start in range(page, len(data), page):  # every page's b-tree header scribbled on
+        data[start : start + 8] = b"\x0d\xff\xff\xff\xff\xff\xff\xff"
+    copy.write_bytes(bytes(data))
+    with pytest.raises(backup.BackupError):
+        backup.check(copy)
+
+
+def test_restore_refuses_a_copy_from_a_newer_scorer(app, tmp_path):
+    copy = backup.backup(app.config["DATABASE"], tmp_path / "copy.db")
+    conn = sqlite3.connect(copy)
+    conn.execute(
+        "insert into _sqlite_migrations (migration_set, name, applied_at) "
+        "values ('scorer', 'm999_from_the_future', '2030')"
+    )
+    conn.commit()
+    conn.close()
+    with pytest.raises(backup.BackupError, match="newer Scorer"):
+        backup.restore(app.config["DATABASE"], copy, tmp_path / "backups")
+
+
+def test_daily_copies_one_a_day_the_last_seven(app, tmp_path):
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    for day in range(1, 10):  # nine older days
+        shutil.copy(FIXTURE, folder / f"scorer-2026-01-{day:02d}.db")
+    made = backup.daily(app.config["DATABASE"], folder)
+    assert made is not None and made.exists()
+    assert backup.daily(app.config["DATABASE"], folder) is None  # once a day
+    left = sorted(p.name for p in folder.glob("scorer-*.db"))
+    assert len(left) == 7 and left[-1] == made.name and left[0] == "scorer-2026-01-04.db"
+
+
+def test_the_cli_backs_up_and_restores(app, client, tmp_path):
+    mid = new_match(client, [DEAL])
+    runner = app.test_cli_runner()
+    target = tmp_path / "cli.db"
+    r = runner.invoke(args=["backup", str(target)])
+    assert r.exit_code == 0 and target.exists() and str(target) in r.output
+    client.post(f"/api/matches/{mid}/deals", json=DEAL)
+    r = runner.invoke(args=["restore", str(target)])
+    assert r.exit_code == 0 and "restored from" in r.output
+    assert len(client.get(f"/api/matches/{mid}").get_json()["deals"]) == 1
+    r = runner.invoke(args=["restore", str(tmp_path / "missing.db")])
+    assert r.exit_code == 1 and "nothing restored" in r.output
+
+
+def test_a_database_of_the_first_schema_is_migrated_with_everything_kept(tmp_path):
+    path = tmp_path / "scorer.db"
+    shutil.copy(FIXTURE, path)
+    app = create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "x"})
+    client = app.test_client()
+    with app.app_context():
+        db = store.get_db()
+        assert schema.applied(db) == schema.names()
+        events = {m: [e["kind"] for e in store.events(db, m)] for m in (1, 2, 3)}
+    # Black Maria: four added, deal 1 edited, deal 3 (one of two identical) deleted
+    bm = client.get("/api/matches/1").get_json()
+    assert bm["deals"] == [
+        {"hearts": [3, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
+        {"hearts": [3, 3, 7], "taken_by": {"QS": 1, "KS": 0, "AS": 2}},
+    ]
+    assert events[1] == ["api", "add", "add", "add", "add", "edit", "delete"]
+    hearts = client.get("/api/matches/2").get_json()
+    assert hearts["players"] == ["Юлия", "Čeněk", "Łucja", "Dorota"]
+    # a moon by Юлия (26 to each of the others), then 2, 5, 6 and Dorota's Q♠ (13)
+    assert hearts["computed"]["totals"] == [2, 31, 32, 39]
+    assert client.get("/api/matches/3").get_json()["game"] == "polignac"
+    # every deal now has an id and the match a version: the pages work on it
+    page = client.get("/m/1/deal/2").get_data(as_text=True)
+    assert 'name="expect"' in page
+    r = client.post(
+        "/api/matches/1/deals/3",
+        json={"hearts": [3, 3, 7], "taken_by": {"QS": 1, "KS": 0, "AS": 2}},
+    )
+    assert r.status_code == 405  # (POST is not an edit)
+    assert client.delete("/api/matches/1/deals/3").status_code == 200
+    # started again, nothing more to do
+    create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "x"})
+    assert len(client.get("/api/matches/1").get_json()["deals"]) == 2
