@@ -37,7 +37,7 @@ from markupsafe import Markup, escape
 # The languages a player is offered and tests/test_catalogs.py holds complete,
 # of the catalogs under scorer/translations/ (en, pl, ru, cs, eo: see
 # scorer/catalogs.py): a catalog joins this list once every message is translated.
-LANGUAGES = ("en",)
+LANGUAGES = ("en", "pl", "ru", "cs", "eo")
 DEFAULT = "en"
 COOKIE = "lang"
 COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie

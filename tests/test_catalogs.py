@@ -192,28 +192,26 @@ def test_a_fuzzy_header_fails(tmp_path):
     ]
 
 
-def test_the_real_polish_catalog_is_not_complete_yet_and_would_pass_filled_in(tmp_path, current):
-    """Against the real extraction: today's Polish catalog would fail as a language
-    offered (nothing is translated yet); every message filled in, it passes; one
-    message taken out, it fails again."""
+def test_the_real_polish_catalog_passes_and_fails_with_one_message_out_or_blank(tmp_path, current):
+    """Against the real extraction: today's Polish catalog is complete; one message
+    taken out, it fails as missing; one left blank, as untranslated."""
     path = catalogs.catalog_path("pl")
-    assert any(
-        p.startswith("pl: untranslated ")
-        for p in catalogs.problems(path, "pl", current, complete=True)
-    )
+    assert catalogs.problems(path, "pl", current, complete=True) == []
     with open(path, "rb") as f:
         pl = read_po(f, locale="pl")
-    for m in pl:
-        if m.id:
-            m.string = [m.id[0]] + [m.id[1]] * 2 if m.pluralizable else m.id
     out = catalogs.catalog_path("pl", tmp_path)
     out.parent.mkdir(parents=True)
-    with open(out, "wb") as f:
-        write_po(f, pl)
-    assert catalogs.problems(out, "pl", current, complete=True) == []
     del pl[next(m.id for m in pl if m.id and not m.pluralizable)]
     with open(out, "wb") as f:
         write_po(f, pl)
     assert [p.split(" ")[1] for p in catalogs.problems(out, "pl", current, complete=True)] == [
         "missing"
+    ]
+    with open(path, "rb") as f:
+        pl = read_po(f, locale="pl")
+    next(m for m in pl if m.id and not m.pluralizable).string = ""
+    with open(out, "wb") as f:
+        write_po(f, pl)
+    assert [p.split(" ")[1] for p in catalogs.problems(out, "pl", current, complete=True)] == [
+        "untranslated"
     ]

@@ -1,0 +1,204 @@
+"""Kill the server at random moments while a client writes: is every deal there
+exactly once?
+
+Starts Scorer as `make run` does (gunicorn with gunicorn.conf.py, on a fresh
+instance folder and a free port), then one client adds N deals to one match
+through the API, each with its own Idempotency-Key, retrying a deal until an
+answer arrives. Meanwhile the server's whole process group is killed with
+SIGKILL at random moments (mid-write included) and started again. At the end
+the stored deals must be exactly the N deals sent, in order, each once, and
+SQLite's integrity_check must say ok. Prints the counts.
+
+Not a test (it takes minutes): `make soak`, or
+    .venv/bin/python bench/soak.py [--deals 1000] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = ROOT / ".venv" / "bin" / "gunicorn"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    def __init__(self, instance: Path, port: int):
+        self.instance, self.port, self.proc = instance, port, None
+        self.starts = self.kills = 0
+        self.lock = threading.Lock()
+
+    def start(self) -> None:
+        env = {
+            **os.environ,
+            "SCORER_INSTANCE": str(self.instance),
+            "PORT": str(self.port),
+            "HOST": "127.0.0.1",
+        }
+        self.proc = subprocess.Popen(
+            [
+                str(GUNICORN),
+                "--config",
+                str(ROOT / "gunicorn.conf.py"),
+                "--access-logfile",
+                "/dev/null",
+                "scorer:create_app()",
+            ],
+            cwd=ROOT,
+            env=env,
+            start_new_session=True,
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.instance / "server.log", "ab"),
+        )
+        self.starts += 1
+
+    def kill(self) -> None:
+        with self.lock:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait()
+            self.gone()
+            self.kills += 1
+            self.start()
+
+    def gone(self) -> None:
+        """Wait until no process of the killed group is left (the workers die a
+        moment after the master), as a supervisor restarting the service does."""
+        while True:
+            try:
+                os.killpg(self.proc.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.01)
+
+    def stop(self) -> None:
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        self.proc.wait()
+
+
+def call(port: int, method: str, path: str, body=None, headers=None):
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, json.loads(r.read())
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"{}")
+
+
+def until_answered(port: int, method: str, path: str, body=None, headers=None):
+    """Send until the server answers (connection refused, reset or timed out: again)."""
+    tries = 0
+    while True:
+        tries += 1
+        try:
+            status, answer = call(port, method, path, body, headers)
+        except (OSError, ValueError):  # refused, reset, a half-sent answer
+            time.sleep(0.05)
+            continue
+        if status >= 500:
+            raise SystemExit(f"{method} {path}: {status} {answer}")
+        return status, answer, tries
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        server = Server(Path(tmp), free_port())
+        server.start()
+        _s, created, _t = until_answered(
+            server.port,
+            "POST",
+            "/api/matches",
+            {
+                "game": "hearts",
+                "players": ["Ala", "Bartek", "Celina", "Darek"],
+                "options": {"target": 100_000},
+                "deals": [],
+            },
+        )
+        mid = created["id"]
+        done = threading.Event()
+
+        def killer():
+            while not done.wait(rng.uniform(0.5, 4.0)):
+                server.kill()
+
+        thread = threading.Thread(target=killer, daemon=True)
+        thread.start()
+        sent, retries = [], 0
+        started = time.monotonic()
+        for i in range(args.deals):
+            hearts = [0, 0, 0, 0]
+            for _h in range(13):
+                hearts[rng.randrange(4)] += 1
+            entry = {"hearts": hearts, "taken_by": {"QS": rng.randrange(4)}}
+            status, answer, tries = until_answered(
+                server.port,
+                "POST",
+                f"/api/matches/{mid}/deals",
+                entry,
+                {"Idempotency-Key": f"soak-{args.seed}-{i}"},
+            )
+            if status != 201:
+                again = call(server.port, "GET", f"/api/matches/{mid}")
+                raise SystemExit(f"deal {i + 1}: {status} {answer}; the match: {again}")
+            sent.append(entry)
+            retries += tries - 1
+        done.set()
+        thread.join()
+        elapsed = time.monotonic() - started
+        _s, record, _t = until_answered(server.port, "GET", f"/api/matches/{mid}")
+        server.stop()
+        stored = record["deals"]
+        conn = sqlite3.connect(Path(tmp) / "scorer.db")
+        integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+        conn.close()
+    exact = stored == sent
+    print(f"deals sent and acknowledged: {len(sent)}")
+    print(f"deals stored:                {len(stored)}")
+    print(f"stored exactly once, in order: {'yes' if exact else 'NO'}")
+    print(
+        f"retries: {retries}; server killed with SIGKILL: {server.kills} times; "
+        f"started: {server.starts} times"
+    )
+    print(f"integrity_check: {integrity}")
+    print(f"time: {elapsed:.0f} s")
+    sys.exit(0 if exact and integrity == "ok" else 1)
+
+
+if __name__ == "__main__":
+    main()
