@@ -1,7 +1,8 @@
 """The message catalogs under scorer/translations/: extract, update, check.
 
 ``make catalogs`` (``python -m scorer.catalogs``) extracts every message of
-the code and the templates (babel.cfg; ``_``, ``L_`` and ``ngettext``) into
+the code and the templates (babel.cfg; ``_``, ``L_``, ``ngettext`` and
+``pgettext``, with the comments that start ``TRANSLATORS:``) into
 messages.pot and brings each language's messages.po up to date with it: a
 message the code no longer has is dropped; a changed one comes back fuzzy with
 its old translation as a suggestion, for the translator to check and un-fuzzy
@@ -34,6 +35,7 @@ EXTRACT = [
     "babel.cfg",
     "-k",
     "L_",
+    "--add-comments=TRANSLATORS:",
     "--no-wrap",
     "--sort-output",
     "--add-location=file",

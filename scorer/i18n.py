@@ -185,6 +185,20 @@ class Plural(Message):
         return self.msgid if self.num == 1 else self.plural
 
 
+class Context(Message):
+    """A pgettext message: a short msgid that needs its context to be translated
+    (``pgettext("rank", "Q")``, the letter on a queen)."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: str, msgid: str, params: dict):
+        super().__init__(msgid, params)
+        self.context = context
+
+    def _template(self, t) -> str:
+        return t.upgettext(self.context, self.msgid) if t is not None else self.msgid
+
+
 class Joined(Text):
     """Texts and strings joined by a separator (itself a string or a Text)."""
 
@@ -221,6 +235,11 @@ def _(message: str, /, **variables) -> Text:
 def ngettext(singular: str, plural: str, num: int, /, **variables) -> Text:
     """The plural form for ``num`` (``%(num)s`` in the message), translated when drawn."""
     return Plural(singular, plural, num, variables)
+
+
+def pgettext(context: str, message: str, /, **variables) -> Text:
+    """The message in ``context``, translated when drawn."""
+    return Context(context, message, variables)
 
 
 L_ = _  # every Text is lazy; the name stays for messages at module level
@@ -339,4 +358,4 @@ def init_app(app) -> None:
         return ("+" if value > 0 else "") + format_decimal_here(value)
 
 
-__all__ = ["_", "L_", "ngettext", "join", "Text", "LANGUAGES", "cli_locale", "init_app"]
+__all__ = ["_", "L_", "ngettext", "pgettext", "join", "Text", "LANGUAGES", "cli_locale", "init_app"]

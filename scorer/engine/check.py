@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import display, parse
 from ..games.base import EntryError, Game, Plan
 from ..games.tricks import Captured, Setup, TableState
-from ..i18n import _, ngettext
+from ..i18n import _, join, ngettext
 
 PLAY_FIELDS = {"tricks", "hands"}
 
@@ -388,7 +388,9 @@ def _same(a: Any, b: Any) -> bool:
         and isinstance(b, list)
         and (all(isinstance(x, str) for x in a) and all(isinstance(x, str) for x in b) and (a or b))
     ):
-        return sorted(map(_shown, a)) == sorted(map(_shown, b))
+        return sorted(_card(x) or str(x)[:12] for x in a) == sorted(
+            _card(x) or str(x)[:12] for x in b
+        )
     return type(a) is type(b) and a == b  # 1 is not true
 
 
@@ -402,7 +404,7 @@ def _value_words(value: Any, seat_valued: bool) -> str:
     if isinstance(value, str):
         return _shown(value)
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
-        return " ".join(_shown(x) for x in value) or _("no cards")
+        return join(" ", [_shown(x) for x in value]) if value else _("no cards")
     return str(value)[:60]
 
 

@@ -20,7 +20,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..cards import RANKS, SYMBOLS, display, is_card, suit_of
+from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
 from ..i18n import L_, _, join, ngettext
 from .tricks import (
     Captured,
@@ -210,7 +210,7 @@ def score_lines(parts: list[list], points: list[int]) -> list[str]:
 
 def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
     """What to take out of the pack before dealing, and how many cards each gets."""
-    cards = " ".join(display(c) for c in removed)
+    cards = join(" ", [display(c) for c in removed])
     if pack is None:
         return ngettext(
             "Take %(cards)s out of the pack: %(hand)s card each.",
@@ -636,7 +636,10 @@ class Game(ABC):
             if setup.trump is not None:
                 rule += " " + _("(no trump was played)")
         if tuple(setup.ranks) != RANKS:
-            rule += " " + _("— the order here is %(order)s", order=" ".join(setup.ranks))
+            rule += " " + _(
+                "— the order here is %(order)s",
+                order=join(" ", [rank_letter(r) for r in setup.ranks]),
+            )
         return _(
             "%(card)s, card %(k)s, wins: %(rule)s.", card=display(card), k=winner + 1, rule=rule
         )

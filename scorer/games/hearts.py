@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ..cards import RANKS, display, pack, parse, rank_of, sort_key, suit_of
-from ..i18n import L_, _, ngettext
+from ..i18n import L_, _, join, ngettext
 from .base import (
     EntryError,
     Field,
@@ -240,7 +240,7 @@ class HeartsFamily(Game):
         missing = [c for c in in_play if c not in seen]
         if missing:
             raise EntryError(
-                _("nobody took %(cards)s", cards=" ".join(display(c) for c in missing)),
+                _("nobody took %(cards)s", cards=join(" ", [display(c) for c in missing])),
                 "heart_cards",
             )
         return out
@@ -327,8 +327,8 @@ class HeartsFamily(Game):
                 taken.append(f"{entry['hearts'][s]}♥")
             taken += [display(c) for c, who in entry["taken_by"].items() if who == s]
             if taken:
-                parts.append(f"{names[s]} {' '.join(taken)}")
-        return "; ".join(parts)
+                parts.append(names[s] + " " + join(" ", taken))
+        return join("; ", parts)
 
 
 class Hearts(HeartsFamily):

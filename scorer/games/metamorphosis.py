@@ -128,6 +128,12 @@ def counted_words(counted: str, k: int) -> str:
     return ngettext("%(num)s card", "%(num)s cards", k)
 
 
+def counted_noun(counted: str) -> str:
+    """What a deal counts, as a sentence names it ("clubs"): the record's key
+    ``clubs`` is no word to a Polish or Russian player."""
+    return {"clubs": _("clubs"), "hearts": _("hearts"), "spades": _("spades")}[counted]
+
+
 def field_label(counted: str) -> str:
     return {"clubs": _("Clubs taken"), "hearts": _("Hearts taken"), "spades": _("Spades taken")}[
         counted
@@ -454,7 +460,7 @@ class Metamorphosis(Game):
                 raise EntryError(
                     _(
                         "%(field)s are not counted in this deal (%(rule)s)",
-                        field=name,
+                        field=counted_noun(name),
                         rule=rule_words(rule),
                     ),
                     name,
@@ -465,8 +471,10 @@ class Metamorphosis(Game):
         if rule.counted != "cards":
             name = rule.counted
             if entry.get(name) is None:
-                raise EntryError(_("say how many %(field)s each player took", field=name), name)
-            got = counts(entry[name], n, name, None, name)
+                raise EntryError(
+                    _("say how many %(field)s each player took", field=counted_noun(name)), name
+                )
+            got = counts(entry[name], n, name, None, counted_noun(name))
             for s in range(n):
                 cards = out["tricks"][s] * n
                 if got[s] > cards:
@@ -484,7 +492,7 @@ class Metamorphosis(Game):
                 raise EntryError(
                     _(
                         "%(field)s add up to %(got)s, but the pack has only 13",
-                        field=name,
+                        field=counted_noun(name),
                         got=sum(got),
                     ),
                     name,

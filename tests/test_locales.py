@@ -1,0 +1,498 @@
+"""The five languages with their real catalogs: the page's language from the
+browser or the switch, every game's pages with no English left, refusals and
+the CSV in the page's language, and cards in each table's letters (Д♠ in
+Russian, D♠ in Polish) while the record keeps ``QS``.
+
+The English check reads a page's visible text (text, and the labels a screen
+reader says: aria-label, placeholder, title, alt) and looks for every phrase
+of the English messages (messages.pot, cut at their placeholders) as whole
+words; what may stay the same in a language is listed in SAME below, word by
+word.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import re
+from functools import cache
+from html.parser import HTMLParser
+
+import pytest
+from babel.messages.pofile import read_po
+
+from scorer import catalogs
+from scorer.cards import display, parse
+from scorer.engine import RANDOM, play_match
+from scorer.games import GAMES
+from scorer.i18n import LANGUAGES, join
+
+from .helpers import NAMES
+
+OTHERS = [lang for lang in LANGUAGES if lang != "en"]
+HEADERS = {lang: {"Accept-Language": f"{lang},en;q=0.5"} for lang in LANGUAGES}
+
+
+def get(client, url: str, lang: str) -> str:
+    r = client.get(url, headers=HEADERS[lang])
+    assert r.status_code == 200, (url, lang, r.status_code)
+    return r.get_data(as_text=True)
+
+
+# --- a card in the table's letters ---------------------------------------------------
+
+CARDS = ["QS", "JD", "AH", "KC", "10S", "2H"]
+DRAWN = {
+    "en": "Q♠ J♦ A♥ K♣ 10♠ 2♥",
+    "pl": "D♠ W♦ A♥ K♣ 10♠ 2♥",
+    "ru": "Д♠ В♦ Т♥ К♣ 10♠ 2♥",
+    "cs": "Q♠ J♦ A♥ K♣ 10♠ 2♥",
+    "eo": "Q♠ J♦ A♥ K♣ 10♠ 2♥",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_card_is_drawn_in_the_table_letters_of_the_page(app, lang):
+    cards = join(" ", [display(c) for c in CARDS])
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        assert str(cards) == DRAWN[lang]
+        assert cards.__html__() == DRAWN[lang]
+    assert str(cards) == DRAWN["en"]  # outside a request: English
+
+
+@pytest.mark.parametrize(
+    "typed, card",
+    [
+        ("QS", "QS"),
+        ("q♠", "QS"),
+        ("T♥", "10H"),
+        ("10h", "10H"),
+        ("Д♠", "QS"),  # Russian: дама, валет, король, туз
+        ("дs", "QS"),
+        ("В♦", "JD"),
+        ("к♣", "KC"),
+        ("Т♥", "AH"),  # the Cyrillic Т is the ace; the Latin T the ten
+        ("D♠", "QS"),  # Polish: dama, walet
+        ("wh", "JH"),
+        ("DD", "QD"),
+        ("1S", None),
+        ("ДП", None),  # suits are the record's letters or symbols
+        ("X♠", None),
+    ],
+)
+def test_typed_cards_read_the_record_letters_and_every_table_letters(typed, card):
+    assert parse(typed) == card
+
+
+# --- the language of a page ------------------------------------------------------------
+
+HOME = {
+    "en": "New match",
+    "pl": "Nowa partia",
+    "ru": "Новая партия",
+    "cs": "Nová partie",
+    "eo": "Nova partio",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_browser_language_picks_the_page_language(client, lang):
+    home = get(client, "/", lang)
+    assert f'<html lang="{lang}">' in home and HOME[lang] in home
+    others = [HOME[o] for o in LANGUAGES if o != lang]
+    assert not any(o in home for o in others)
+
+
+def test_an_unknown_browser_language_gets_english_and_a_region_its_language(client):
+    r = client.get("/", headers={"Accept-Language": "fr-FR,fr;q=0.9,de;q=0.8"})
+    assert '<html lang="en">' in r.get_data(as_text=True)
+    r = client.get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
+    assert '<html lang="ru">' in r.get_data(as_text=True) and HOME["ru"] in r.get_data(as_text=True)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_switch_overrides_the_browser_and_sticks(client, lang):
+    r = client.get(f"/lang/{lang}?next=/rules/", headers=HEADERS["en"])
+    assert r.status_code == 302 and r.headers["Location"] == "/rules/"
+    for browser in LANGUAGES:  # whatever the browser says from now on
+        home = get(client, "/", browser)
+        assert f'<html lang="{lang}">' in home and HOME[lang] in home, browser
+    client.get("/lang/en?next=/")
+    assert HOME["en"] in get(client, "/", lang)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_switch_offers_every_language_in_its_own_words(client, lang):
+    home = get(client, "/", lang)
+    for code, name in {
+        "en": "English",
+        "pl": "Polski",
+        "ru": "Русский",
+        "cs": "Čeština",
+        "eo": "Esperanto",
+    }.items():
+        assert f'lang="{code}"' in home and f">{name}</a>" in home
+    assert home.count('aria-current="true"') == 1
+
+
+# --- every game's pages, in every language ----------------------------------------------
+
+PLAYERS = {"knaves": 3, "metamorphosis": 3, "variety": 4}
+
+
+def played(game: str, n: int, deals: int | None = None) -> list[dict]:
+    """Deals of a whole match played at random (or its first ``deals``)."""
+    cls = GAMES[game]
+    rules = cls(cls.normalize_options({}, n), NAMES[:n])
+    out = []
+    for _plan, _played, entry in play_match(rules, [RANDOM] * n, random.Random(7)):
+        out.append(entry)
+        if deals is not None and len(out) == deals:
+            break
+    return out
+
+
+def imported(client, game: str, deals: list[dict]) -> int:
+    n = PLAYERS.get(game, 4)
+    record = {"game": game, "players": NAMES[:n], "first_dealer": 0, "deals": deals}
+    r = client.post("/api/matches", json=record)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["id"]
+
+
+class Visible(HTMLParser):
+    """A page's text as a player sees or hears it."""
+
+    SAID = ("aria-label", "placeholder", "title", "alt")
+
+    def __init__(self):
+        super().__init__()
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "style"):
+            self.hidden += 1
+        self.parts += [v for k, v in attrs if k in self.SAID and v]
+
+    def handle_endtag(self, tag):
+        if tag in ("script", "style"):
+            self.hidden -= 1
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def visible(html: str) -> str:
+    # the switch names every language in its own words: not the page's language
+    html = re.sub(r'<nav class="langs".*?</nav>', "", html, flags=re.S)
+    parser = Visible()
+    parser.feed(html)
+    return " ".join(" ".join(parser.parts).split())
+
+
+# Words that are the same in English and the language, and may stay on its pages:
+# proper names (of games, of people, of books and sites), and words each language
+# writes as English does. A phrase of the English messages counts as English left
+# when, without these words, the player letters and numbers, a word is left.
+SAME_EVERYWHERE = {"Scorer", "Slobberhannes", "Polignac", "Boussac", "Wikipedia", "kyhote.com"}
+SAME = {
+    "pl": {"Omnibus", "Standard", "auto"},  # the glossary's "omnibus"; "auto" as in auto-fill
+    "ru": set(),
+    "cs": {"Omnibus", "auto"},  # the Czech rules' "Omnibus"
+    "eo": {"for"},  # Esperanto "for": away ("tri seĝojn for")
+}
+# What may stand beside a translation, as docs/glossary.md says: Abbott's English
+# name of Variety after its name in the language.
+BESIDE = ("(Variety)",)
+
+
+@cache
+def english_phrases() -> tuple[str, ...]:
+    """The English messages cut at their placeholders: the phrases a page in
+    another language must not show (those of two letters or fewer are card
+    letters, player letters and the like)."""
+    with open(catalogs.POT, "rb") as f:
+        pot = read_po(f)
+    phrases = set()
+    for m in pot:
+        if not m.id:
+            continue
+        for msgid in [m.id] if isinstance(m.id, str) else m.id:
+            for part in re.split(r"%\(\w+\)s|%s|\{\{?\s*\w*\s*\}?\}", msgid):
+                part = part.strip(" \t\n.,:;!?()“”\"'—-·→✓✗★⚔/")
+                if re.search(r"[A-Za-z]{3}", part):
+                    phrases.add(part)
+    return tuple(sorted(phrases, key=len, reverse=True))
+
+
+@cache
+def english_pattern(lang: str) -> re.Pattern:
+    """Any phrase of english_phrases() that is English in ``lang``, as whole words."""
+    allowed = SAME_EVERYWHERE | SAME[lang] | set(NAMES)
+    english = [
+        phrase
+        for phrase in english_phrases()
+        if re.search(
+            r"[A-Za-z]{3}",
+            " ".join(w for w in re.split(r"[\s,;:()]+", phrase) if w not in allowed),
+        )
+    ]
+    return re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, english)) + r")(?!\w)")
+
+
+def english_left(text: str, lang: str) -> list[str]:
+    for beside in BESIDE:
+        text = text.replace(beside, "")
+    return sorted({m.group() for m in english_pattern(lang).finditer(text)})
+
+
+@pytest.fixture(scope="module")
+def pages(tmp_path_factory):
+    """Every game's pages: the set-up form, the first entry form, a sheet after
+    three deals and the entry form for the next, the end screen, the rules."""
+    from scorer import create_app  # noqa: PLC0415
+
+    folder = tmp_path_factory.mktemp("locales")
+    app = create_app({"TESTING": True, "DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "t"})
+    client = app.test_client()
+    urls = {}
+    for game in GAMES:
+        n = PLAYERS.get(game, 4)
+        whole = played(game, n)
+        fresh = imported(client, game, [])
+        begun = imported(client, game, whole[:3])
+        ended = imported(client, game, whole)
+        urls[game] = {
+            "set-up form": f"/new/{game}",
+            "entry form": f"/m/{fresh}/deal",
+            "sheet": f"/m/{begun}",
+            "entry form, deal 4": f"/m/{begun}/deal",
+            "edit form": f"/m/{begun}/deal/2",
+            "trick by trick": f"/m/{begun}/check?deal=2",
+            "end screen": f"/m/{ended}",
+            "rules": f"/rules/{game}",
+        }
+    return client, urls
+
+
+def test_the_english_check_finds_english(pages):
+    client, urls = pages
+    text = visible(get(client, urls["black_maria"]["sheet"], "en"))
+    assert "Deals" in english_left(text, "pl")
+    assert english_left("Rozdanie 3 · Ala, Bartek · Q♠ 10♥ · 1 234", "pl") == []
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_page_of_every_game_has_no_english_left(pages, game, lang):
+    client, urls = pages
+    left = {}
+    for what, url in urls[game].items():
+        html = get(client, url, lang)
+        assert f'<html lang="{lang}">' in html, what
+        found = english_left(visible(html), lang)
+        if found:
+            left[what] = found
+    assert left == {}
+
+
+# On a Russian page the Latin script stands only for what is no Russian word: the
+# players' names, file formats, sites, and the Polish and Czech words the sources
+# are quoted in.
+LATIN_IN_RUSSIAN = {"Scorer", "CSV", "JSON", "kyhote.com", "gamerules.com", *NAMES}
+QUOTED_IN_RUSSIAN = ("Černá Marie", "ciągnie", "systemem bridżowym", "Tradycyjny angielski wariant")
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_russian_page_has_no_latin_word_but_names_and_quotations(pages, game):
+    client, urls = pages
+    for what, url in urls[game].items():
+        text = visible(get(client, url, "ru"))
+        for quoted in QUOTED_IN_RUSSIAN:
+            text = text.replace(quoted, "")
+        latin = set(re.findall(r"[A-Za-z\u00c0-\u024f][A-Za-z\u00c0-\u024f.]*[A-Za-z]", text))
+        assert latin <= LATIN_IN_RUSSIAN, (what, latin - LATIN_IN_RUSSIAN)
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_the_index_pages_have_no_english_left(pages, lang):
+    client, _urls = pages
+    for url in ("/", "/new", "/rules/", "/trick", "/trick?game=hearts&cards=QS+2S+10S"):
+        assert english_left(visible(get(client, url, lang)), lang) == [], url
+
+
+# --- a sheet's cards, refusals and the CSV in the page's language ------------------------
+
+BM = {"game": "black_maria", "players": NAMES[:3], "first_dealer": 0}
+DEAL = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+
+
+def csv_rows(text: str) -> list[list[str]]:
+    assert text.startswith("\ufeff")  # the BOM that tells a spreadsheet it is UTF-8
+    return list(csv.reader(io.StringIO(text[1:])))
+
+
+def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_keeps_qs(client):
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    said = {
+        "en": ("Q♠", "K♠ A♠"),
+        "pl": ("D♠", "K♠ A♠"),
+        "ru": ("Д♠", "К♠ Т♠"),
+        "cs": ("Q♠", "K♠ A♠"),
+        "eo": ("Q♠", "K♠ A♠"),
+    }
+    for lang, (queen, king_ace) in said.items():
+        sheet = get(client, f"/m/{mid}", lang)
+        assert f", {queen} → 17" in sheet, lang  # Ala: 4 hearts and Q♠ = 17
+        rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang))
+        assert f"Ala 4♥ {queen}; Bartek 6♥ {king_ace}; Celina 3♥" in rows[1][5], lang
+    record = client.get(f"/m/{mid}/record.json", headers=HEADERS["ru"]).get_json()
+    assert record["deals"] == [DEAL]
+
+
+CSV_HEADER = {
+    "en": ["match", "deal", "dealer", "player", "seat", "entry", "points", "total", "place"],
+    "pl": [
+        "partia",
+        "rozdanie",
+        "rozdający",
+        "gracz",
+        "miejsce",
+        "wpis",
+        "punkty",
+        "suma",
+        "lokata",
+    ],
+    "ru": [
+        "партия",
+        "сдача",
+        "сдающий",
+        "игрок",
+        "место за столом",
+        "описание",
+        "очки",
+        "сумма",
+        "место",
+    ],
+    "cs": [
+        "partie",
+        "rozdání",
+        "rozdávající",
+        "hráč",
+        "místo",
+        "zadání",
+        "body",
+        "součet",
+        "pořadí",
+    ],
+    "eo": [
+        "partio",
+        "disdono",
+        "disdonanto",
+        "ludanto",
+        "seĝo",
+        "enigo",
+        "poentoj",
+        "sumo",
+        "loko",
+    ],
+}
+SHEET_HEADER = {
+    "en": ["deal", "dealer", "Ala: points", "Ala: total"],
+    "pl": ["rozdanie", "rozdający", "Ala: punkty", "Ala: suma"],
+    "ru": ["сдача", "сдающий", "Ala: очки", "Ala: сумма"],
+    "cs": ["rozdání", "rozdávající", "Ala: body", "Ala: součet"],
+    "eo": ["disdono", "disdonanto", "Ala: poentoj", "Ala: sumo"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_csv_header_rows_are_in_the_page_language(client, lang):
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang))
+    assert rows[0] == CSV_HEADER[lang]
+    assert rows[-1][1] == CSV_HEADER[lang][7]  # the totals row: "total"
+    assert csv_rows(get(client, f"/m/{mid}/sheet.csv", lang))[0][:4] == SHEET_HEADER[lang]
+
+
+REFUSED = {
+    "en": "say who took Q♠",
+    "pl": "podaj, kto wziął: D♠",
+    "ru": "укажите, кто взял: Д♠",
+    "cs": "uveďte, kdo vzal Q♠",
+    "eo": "diru, al kiu iris Q♠",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refused_entry_is_said_in_the_page_language_and_keeps_what_was_typed(client, lang):
+    mid = client.post("/api/matches", json={**BM, "deals": []}).get_json()["id"]
+    r = client.post(
+        f"/m/{mid}/deal",
+        headers=HEADERS[lang],
+        data={
+            "hearts__0": "4",
+            "hearts__1": "6",
+            "hearts__2": "3",
+            "taken_by_KS": "1",
+            "taken_by_AS": "1",
+            "expect": "0",
+        },
+    )
+    html = r.get_data(as_text=True)
+    assert r.status_code == 400 and REFUSED[lang] in html
+    assert f'<html lang="{lang}">' in html and 'value="6"' in html
+    r = client.post(f"/api/matches/{mid}/deals", json={"hearts": [4, 6, 3]}, headers=HEADERS[lang])
+    assert r.status_code == 400 and r.get_json()["error"].endswith(REFUSED[lang])
+
+
+# Metamorphosis says what a deal counts in the page's words, not the record's key.
+COUNTED = {
+    "en": "say how many clubs each player took",
+    "pl": "podaj, ile kart wziął każdy gracz (trefle)",
+    "ru": "укажите, сколько взял каждый игрок: трефы",
+    "cs": "kříže: uveďte, kolik jich vzal každý hráč",
+    "eo": "trefoj: diru, kiom ĉiu ludanto prenis",
+}
+NOT_COUNTED = {
+    "en": "hearts are not counted in this deal",
+    "pl": "kiery nie liczą się w tym rozdaniu",
+    "ru": "черви в этом розыгрыше не считаются",
+    "cs": "srdce se v tomto rozdání nepočítají",
+    "eo": "koroj: ne kalkulataj en ĉi tiu disdono",
+}
+TOO_MANY = {
+    "en": "clubs add up to 14, but the pack has only 13",
+    "pl": "trefle: razem 14, a w talii jest ich tylko 13",
+    "ru": "трефы: в сумме 14, а в колоде их только 13",
+    "cs": "kříže: součet je 14, ale balíček jich má jen 13",
+    "eo": "trefoj: la sumo estas 14, sed la kartaro havas nur 13",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_metamorphosis_refusals_name_the_suit_in_the_page_language(client, lang):
+    record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0}
+    first = {"declarations": [1, 2, 3], "tricks": [4, 4, 4]}
+    for deal, said in (
+        (first, COUNTED),
+        ({**first, "clubs": [3, 3, 3], "hearts": [1, 1, 1]}, NOT_COUNTED),
+        ({**first, "clubs": [5, 5, 4]}, TOO_MANY),
+    ):
+        r = client.post("/api/matches", json={**record, "deals": [deal]}, headers=HEADERS[lang])
+        assert r.status_code == 400 and said[lang] in r.get_json()["error"], lang
+
+
+def test_the_trick_page_reads_table_letters_and_answers_in_them(client):
+    r = client.get(
+        "/trick", query_string={"game": "hearts", "cards": "Д♠ к♠ 2♠ 10♠"}, headers=HEADERS["ru"]
+    )
+    html = r.get_data(as_text=True)
+    assert r.status_code == 200 and "Взятка за К♠ (2-я карта)" in html
+    r = client.get(
+        "/trick", query_string={"game": "hearts", "cards": "dS ks 2s 10s"}, headers=HEADERS["pl"]
+    )
+    assert "K♠" in r.get_data(as_text=True)
