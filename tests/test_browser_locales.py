@@ -1,0 +1,172 @@
+"""The table's own language in Chromium at phone size: a Black Maria deal played
+in Polish (the browser asks for Polish), a Metamorphosis deal in Russian (picked
+from the switch), and the longest words of every language fitting a 320 px
+screen. Figures worked by hand from RULES.md (see the comments)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_browser import SHOTS, go, tap_owner, totals
+from .test_browser_games import tap
+
+pytestmark = pytest.mark.browser
+
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+}
+
+
+@pytest.fixture
+def phone(browser):
+    """A new phone whose browser asks for ``locale`` (pl-PL, …), at ``width``."""
+    contexts = []
+
+    def open_phone(locale: str = "en-GB", width: int = 390):
+        context = browser.new_context(
+            **{**PHONE, "viewport": {"width": width, "height": 844}}, locale=locale
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+def begin(page, live_server, game, names):
+    page.goto(f"{live_server}/new/{game}")
+    for s, name in enumerate(names):
+        page.fill(f"#name_{s}", name)
+    go(page, page.locator("form button[type=submit].primary"))
+
+
+def enter(page):
+    go(page, page.locator(".next a.primary"))
+
+
+def save(page):
+    go(page, page.locator("form button[type=submit].primary"))
+
+
+def test_a_black_maria_deal_in_polish_on_a_phone(phone, live_server):
+    page = phone("pl-PL")
+    begin(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
+    assert page.locator("html").get_attribute("lang") == "pl"
+    assert page.locator("h1").inner_text().startswith("Czarna Maria")
+    assert "Rozdaje Ala" in page.locator(".next").inner_text()
+    enter(page)
+    form = page.locator("main").inner_text()  # the deal form, its cards in Polish letters
+    assert "Kto wziął D♠?" in form and "Kto wziął A♠?" in form and "Q♠" not in form
+    # deal 1: A 4♥ and Q♠ = 17, B 6♥ K♠ A♠ = 6 + 10 + 7 = 23, C 3♥ = 3 (RULES.md)
+    page.fill("#hearts__0", "4")
+    page.fill("#hearts__1", "6")
+    assert page.input_value("#hearts__2") == "3"  # the last count filled in by the app
+    tap_owner(page, "QS", 0)
+    tap_owner(page, "KS", 1)
+    tap_owner(page, "AS", 1)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "deal-phone-pl.png"), full_page=True)
+    save(page)
+    assert totals(page) == [17, 23, 3]
+    words = page.locator("details.last").inner_text()
+    assert "Ala: 4 kiery, D♠ → 17" in words and "Bartek: 6 kierów, K♠, A♠ → 23" in words
+    assert "1. miejsce" in page.locator(".total").nth(2).inner_text()
+    assert "Rozdaje Bartek" in page.locator(".next").inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SHOTS / "sheet-phone-pl.png"), full_page=True)
+
+
+def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_server):
+    page = phone("en-GB")
+    page.goto(live_server + "/")
+    go(page, page.locator("footer a[hreflang=ru]"))
+    assert page.locator("html").get_attribute("lang") == "ru"
+    begin(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
+    facts = page.locator(".next").inner_text()
+    assert "Сдача 1 (раунд 1, розыгрыш 1 из 4)" in facts and "Первым ходит Bartek" in facts
+    enter(page)
+    # deal 1 (-4 a club): declarations Ala 1 (the ace, Т), Bartek 2, Celina 1; tricks
+    # 3, 5, (4); clubs 3, 5, 0 → -12, -20, 0; Celina alone best of the deal she
+    # declared: +10 (RULES.md)
+    assert page.locator("label.chip:has(input[name=declarations__0][value='1'])").inner_text() == (
+        "Т (розыгрыш 1)"
+    )
+    for seat, value in enumerate([1, 2, 1]):
+        tap(page, f"declarations__{seat}", value)
+    page.fill("#tricks__0", "3")
+    page.fill("#tricks__1", "5")
+    assert page.input_value("#tricks__2") == "4"
+    for seat, value in enumerate([3, 5, 0]):
+        page.fill(f"#clubs__{seat}", str(value))
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / "deal-phone-ru.png"), full_page=True)
+    save(page)
+    assert totals(page) == [-12, -20, 10]
+    facts = page.locator(".next").inner_text()
+    # hands after the deal 9, 15, 12: Bartek discards 3, Ala draws 3
+    assert "Заявки: Ala — розыгрыш 1, Bartek — розыгрыш 2, Celina — розыгрыш 1" in facts
+    assert "Bartek сбрасывает лишнее в закрытую: 3 карты." in facts
+    assert "Ala добирает из колоды: 3 карты." in facts
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    page.screenshot(path=str(SHOTS / "metamorphosis-phone-ru.png"), full_page=True)
+
+
+# The pages with the longest words of each language: a Metamorphosis sheet
+# (round and deal titles, what to do with the cards) and its deal form, Variety's
+# auction form, Black Maria's set-up form and the two longest rules pages; with
+# Polish's proverbial longest word for a name, which no line can hold whole.
+NARROW = ["ru", "pl", "cs", "eo"]
+LONG = "Konstantynopolitańczykowianeczka"
+PLAYERS = [LONG, "Bartłomiej", "Aleksandra", "Władysław"]
+
+
+def metamorphosis_record(deals: int) -> dict:
+    first = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
+    rest = [
+        {"tricks": [2, 6, 4], "hearts": [2, 5, 1]},
+        {"tricks": [5, 3, 4]},
+        {"tricks": [4, 4, 4], "spades": [1, 2, 6]},
+    ]
+    return {
+        "game": "metamorphosis",
+        "players": PLAYERS[:3],
+        "first_dealer": 0,
+        "deals": ([first] + rest)[:deals],
+    }
+
+
+@pytest.mark.parametrize("lang", NARROW)
+def test_long_words_fit_a_320_px_screen(phone, live_server, tmp_path, lang):
+    page = phone(lang, width=320)
+    r = page.context.request.post(live_server + "/api/matches", data=metamorphosis_record(2))
+    assert r.status == 201, r.text()
+    sheet = f"{live_server}/m/{r.json()['id']}"
+    r = page.context.request.post(
+        live_server + "/api/matches",
+        data={"game": "variety", "players": PLAYERS},
+    )
+    variety = f"{live_server}/m/{r.json()['id']}"
+    wide = {}
+    page.goto(sheet)
+    assert page.locator(".next").inner_text().count(LONG) >= 2  # the words to fit are there
+    for url in (
+        sheet,
+        sheet + "/deal",
+        sheet + "/deal/1",
+        variety + "/deal",
+        f"{live_server}/new/black_maria",
+        f"{live_server}/rules/metamorphosis",
+        f"{live_server}/rules/variety",
+        f"{live_server}/trick",
+    ):
+        page.goto(url)
+        assert page.locator("html").get_attribute("lang") == lang
+        width = page.evaluate("document.documentElement.scrollWidth")
+        if width > 320:
+            wide[url.removeprefix(live_server)] = width
+            page.screenshot(path=str(tmp_path / f"wide-{len(wide)}.png"), full_page=True)
+    assert wide == {}
