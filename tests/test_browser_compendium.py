@@ -16,12 +16,9 @@ def facts(page):
     return page.locator(".next").inner_text()
 
 
-def test_metamorphosis_round_with_declarations(page, live_server):
-    start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
-    assert "Deal 1 (round 1, deal 1 of 4)" in facts(page) and "Bartek leads" in facts(page)
-    # deal 1: declarations Ala A, Bartek 2, Celina A; tricks 3, 5, (4); clubs 3, 5, 0
-    # → -12, -20, 0; Celina wins the deal she declared: +10
-    enter(page)
+def fill_first_deal(page):
+    """Metamorphosis deal 1 on its form: declarations Ala A, Bartek 2, Celina A;
+    tricks 3, 5 and the last (4) filled in by the app; clubs 3, 5, 0."""
     for seat, value in enumerate([1, 2, 1]):
         tap(page, f"declarations__{seat}", value)
     page.fill("#tricks__0", "3")
@@ -29,6 +26,15 @@ def test_metamorphosis_round_with_declarations(page, live_server):
     assert page.input_value("#tricks__2") == "4"
     for seat, value in enumerate([3, 5, 0]):
         page.fill(f"#clubs__{seat}", str(value))
+
+
+def test_metamorphosis_round_with_declarations(page, live_server):
+    start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
+    assert "Deal 1 (round 1, deal 1 of 4)" in facts(page) and "Bartek leads" in facts(page)
+    # deal 1: declarations Ala A, Bartek 2, Celina A; tricks 3, 5, (4); clubs 3, 5, 0
+    # → -12, -20, 0; Celina wins the deal she declared: +10
+    enter(page)
+    fill_first_deal(page)
     save(page)
     assert totals(page) == [-12, -20, 10]
     text = facts(page)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .test_browser import SHOTS, go, tap_owner, totals
-from .test_browser_games import tap
+from .test_browser_compendium import fill_first_deal
 
 pytestmark = pytest.mark.browser
 
@@ -95,13 +95,7 @@ def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_serv
     assert page.locator("label.chip:has(input[name=declarations__0][value='1'])").inner_text() == (
         "Т (розыгрыш 1)"
     )
-    for seat, value in enumerate([1, 2, 1]):
-        tap(page, f"declarations__{seat}", value)
-    page.fill("#tricks__0", "3")
-    page.fill("#tricks__1", "5")
-    assert page.input_value("#tricks__2") == "4"
-    for seat, value in enumerate([3, 5, 0]):
-        page.fill(f"#clubs__{seat}", str(value))
+    fill_first_deal(page)
     SHOTS.mkdir(exist_ok=True)
     page.screenshot(path=str(SHOTS / "deal-phone-ru.png"), full_page=True)
     save(page)

@@ -317,6 +317,20 @@ def test_a_russian_page_has_no_latin_word_but_names_and_quotations(pages, game):
         assert latin <= LATIN_IN_RUSSIAN, (what, latin - LATIN_IN_RUSSIAN)
 
 
+# The card letters no page of the language may show (docs/glossary.md, "Cards").
+FOREIGN_LETTERS = {"pl": "QJ", "ru": "AKQJ", "cs": "ДВТW", "eo": "ДВТW"}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_page_writes_cards_in_the_table_letters_of_its_language(pages, game, lang):
+    client, urls = pages
+    foreign = re.compile(f"(?<!\\w)[{FOREIGN_LETTERS[lang]}][♠♥♦♣]")
+    for what, url in urls[game].items():
+        html = get(client, url, lang)
+        assert not foreign.findall(visible(html)), what
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_the_index_pages_have_no_english_left(pages, lang):
     client, _urls = pages
