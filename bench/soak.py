@@ -172,7 +172,7 @@ def main() -> None:
                 "POST",
                 f"/api/matches/{mid}/deals",
                 entry,
-                {"Idempotency-Key": f"soak-{args.seed}-{i}"},
+                {"Idempotency-Key": f"soak-{args.seed}-{i}", "Authorization": f"Bearer {key}"},
             )
             if status != 201:
                 again = call(server.port, "GET", f"/api/matches/{mid}")
