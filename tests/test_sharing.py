@@ -373,3 +373,29 @@ def test_a_deleted_match_waits_in_the_trash_and_comes_back(phones):
     assert b.post(f"/m/{mid}/restore").status_code == 403
     assert a.post(f"/m/{mid}/restore").status_code == 302
     assert totals(a, mid) == [17, 23, 3]
+
+
+def test_the_api_history_lists_every_change_in_order(client):
+    record = client.post(
+        "/api/matches", json={"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]}
+    ).get_json()
+    mid = record["id"]
+    client.post(f"/api/matches/{mid}/deals", json=D1)
+    client.put(f"/api/matches/{mid}/deals/1", json=D2)
+    client.delete(f"/api/matches/{mid}/deals/1")
+    r = client.get(f"/api/matches/{mid}/history")
+    lines = r.get_json()["history"]
+    assert [(line["kind"], line["deal"]) for line in lines] == [
+        ("api", None),
+        ("add", 1),
+        ("edit", 1),
+        ("delete", 1),
+    ]
+    assert lines[1]["entry"] == D1 and lines[2]["entry"] == D2 and lines[2]["before"] == D1
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00", line["at"]) for line in lines)
+    assert (
+        client.get(
+            f"/api/matches/{mid}/history", headers={"If-None-Match": r.headers["ETag"]}
+        ).status_code
+        == 304
+    )

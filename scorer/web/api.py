@@ -142,3 +142,21 @@ def change_deal(match_id: str, number: int):
     return answer(
         match_id, lambda: store.delete_deal(db(), match_id, number, if_version=version, key=key)
     )
+
+
+@bp.get("/matches/<mid:match_id>/history")
+def history(match_id: str):
+    """Every change in order (RECORD.md): when, what kind, which deal, the entry."""
+    stored = match_or_404(match_id)
+    lines = [
+        {
+            "at": line["at"],
+            "kind": line["kind"],
+            "deal": line["deal"],
+            "entry": line["entry"],
+            **({"before": line["before"]} if line["before"] is not None else {}),
+            **({"undoes": line["undoes"]} if line["undoes"] else {}),
+        }
+        for line in store.history(db(), stored.id)
+    ]
+    return with_etag(jsonify(history=lines), stored.pub, stored.version).make_conditional(request)
