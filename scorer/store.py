@@ -618,6 +618,52 @@ def delete_deal(
     return out[0]
 
 
+def change_setup(
+    db: Database,
+    match_id: int | str,
+    players: list[str],
+    options: dict,
+    *,
+    key: str | None = None,
+    undoes: int | None = None,
+) -> Change:
+    """Correct the players' names or change options, as one change of the
+    history; refused (DealError, with the reason) when a stored deal could not
+    stand under them. ``players`` and ``options`` as the record checks them."""
+    digest = _request_digest("setup", None, [players, options])
+    with _write(db, match_id, key, digest, None) as (stored, out):
+        if stored is None:
+            return out[0]
+        out.append(_apply_setup(db, stored, players, options, undoes))
+    return out[0]
+
+
+def _apply_setup(
+    db: Database, stored: Stored, players: list[str], options: dict, undoes: int | None
+) -> Change:
+    if len(players) != len(stored.match.players):
+        raise Stale(_("a match keeps its number of players"))
+    trial = Match(
+        stored.match.game, options, players, stored.match.first_dealer, stored.match.deals
+    )
+    standings = fold(trial)  # DealError: a stored deal that cannot stand so
+    db.execute(
+        "update matches set players = ?, options = ? where id = ?",
+        [_dump(players), json.dumps(options), stored.id],
+    )
+    before = {"players": stored.match.players, "options": stored.match.options}
+    event = _event(
+        db,
+        stored.id,
+        "setup",
+        None,
+        {"players": players, "options": options},
+        before=before,
+        undoes=undoes,
+    )
+    return Change("setup", None, standings.computed(), 0, standings, event=event)
+
+
 UNDONE_AS = {"add": "delete", "restore": "delete", "edit": "edit", "delete": "restore"}
 
 
@@ -635,6 +681,18 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
         rows = list(
             db.query("select * from events where id = ? and match_id = ?", [event_id, stored.id])
         )
+        if rows and rows[0]["kind"] == "setup":
+            now_setup = {"players": stored.match.players, "options": stored.match.options}
+            if now_setup != json.loads(rows[0]["entry"]):
+                raise Stale(
+                    _(
+                        "the players or options were changed again after that: undo "
+                        "the later change first"
+                    )
+                )
+            back = json.loads(rows[0]["before"])
+            out.append(_apply_setup(db, stored, back["players"], back["options"], event_id))
+            return out[0]
         if not rows or rows[0]["kind"] not in UNDONE_AS or not rows[0]["deal_id"]:
             raise NotFound(_("there is no change to undo there"))
         event = rows[0]
@@ -703,7 +761,13 @@ def history(db: Database, match_id: int | str) -> list[dict]:
         for field in ("entry", "before"):
             line[field] = json.loads(event[field]) if event[field] else None
         line["undoable"] = False
-        if event["kind"] in UNDONE_AS and event["deal_id"]:
+        if event["kind"] == "setup":
+            current = _match_row(db, event["match_id"], trash=True)
+            line["undoable"] = line["entry"] == {
+                "players": json.loads(current["players"]),
+                "options": json.loads(current["options"]),
+            }
+        elif event["kind"] in UNDONE_AS and event["deal_id"]:
             deal = db.execute(
                 "select rev, deleted from deals where id = ?", [event["deal_id"]]
             ).fetchone()

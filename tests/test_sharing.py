@@ -399,3 +399,35 @@ def test_the_api_history_lists_every_change_in_order(client):
         ).status_code
         == 304
     )
+
+
+def test_fix_a_name_and_change_an_option_each_a_change_undone_from_the_history(phones):
+    a, b, _c = phones
+    mid = made_by(a)
+    save(a, mid, D1)  # 17, 23, 3
+    save(a, mid, D2)  # 24, 28, 34
+    form = {**BM, "name_1": "Bartosz", "opt_target": "100", "key": "s1"}
+    r = a.post(f"/m/{mid}/setup", data=form)
+    assert r.status_code == 302
+    record = a.get(f"/api/matches/{mid}").get_json()
+    assert record["players"] == ["Ala", "Bartosz", "Celina"] and record["deals"] == [D1, D2]
+    assert record["first_dealer"] == 0 and record["computed"]["totals"] == [24, 28, 34]
+    # a target the stored deals pass: Celina's 34 ends the match at 30 after deal 2 ...
+    r = a.post(f"/m/{mid}/setup", data={**form, "opt_target": "30", "key": "s2"})
+    assert r.status_code == 302
+    assert a.get(f"/api/matches/{mid}").get_json()["computed"]["finished"] is True
+    # ... but 20 would end it after deal 1 (Bartek 23), with deal 2 after the end: refused
+    undo_latest(a, mid)
+    r = a.post(f"/m/{mid}/setup", data={**form, "opt_target": "20", "key": "s3"})
+    assert r.status_code == 400
+    assert "Not changed: with these, deal 2: the match is already over" in text(r)
+    # a watcher cannot; the history says it, and undo puts the names back
+    assert b.post(f"/m/{mid}/setup", data=form).status_code == 403
+    assert "Players or options changed." in text(a.get(f"/m/{mid}/history"))
+    with a.application.app_context():
+        rename = next(
+            line for line in store.history(store.get_db(), mid) if line["kind"] == "setup"
+        )
+    assert rename["undoable"]  # the names and options are as it left them
+    assert a.post(f"/m/{mid}/undo/{rename['id']}").status_code == 302  # the rename undone
+    assert a.get(f"/api/matches/{mid}").get_json()["players"] == ["Ala", "Bartek", "Celina"]

@@ -218,6 +218,7 @@ def change_words(line: dict) -> str:
             "delete": _("Deal %(n)s deleted (an undo).", n=n),
             "edit": _("Deal %(n)s put back as it was (an undo).", n=n),
             "restore": _("Deal %(n)s restored (an undo).", n=n),
+            "setup": _("Players and options put back (an undo)."),
         }
         return words.get(kind, kind)
     words = {
@@ -229,8 +230,24 @@ def change_words(line: dict) -> str:
         "restore_match": _("The match was taken out of the trash."),
         "rematch": _("The match was started as a rematch."),
         "import": _("The match was imported from a record."),
+        "setup": _("Players or options changed."),
     }
     return words.get(kind) or _("The match was started.")
+
+
+def setup_words(setup: dict | None) -> str:
+    """Players and options, as a line of the history says them."""
+    if not setup:
+        return ""
+    options = ", ".join(f"{k} {v}" for k, v in setup["options"].items() if k != "players")
+    return f"{', '.join(setup['players'])} · {options}"
+
+
+def line_words(match: Match, line: dict, field: str) -> str:
+    """A history line's entry (or what it replaced) in words."""
+    if line["kind"] == "setup":
+        return setup_words(line[field])
+    return entry_words(match, line[field], line["deal"]) if line["deal"] and line[field] else ""
 
 
 def entry_words(match: Match, entry, number: int | None) -> str:
@@ -260,12 +277,8 @@ def history(match_id: str):
             {
                 **line,
                 "words": change_words(line),
-                "now": entry_words(stored.match, line["entry"], line["deal"])
-                if line["deal"]
-                else "",
-                "then": entry_words(stored.match, line["before"], line["deal"])
-                if line["before"]
-                else "",
+                "now": line_words(stored.match, line, "entry"),
+                "then": line_words(stored.match, line, "before"),
             }
         )
     return render_template(
@@ -298,6 +311,63 @@ def undo(match_id: str, event: int):
         and url_for(".history", match_id=match_id)
         or url_for(".sheet", match_id=match_id)
     )
+
+
+@bp.route("/m/<mid:match_id>/setup", methods=["GET", "POST"])
+def setup(match_id: str):
+    """Fix a player's name, or change an option that the stored deals allow (a
+    target, a fixed length): one change of the history, undone from there."""
+    stored = scored_or_403(match_id)
+    match = stored.match
+    cls = GAMES[match.game]
+    error = None
+    if request.method == "POST":
+        form = new_match_form(cls, request.form)
+        if form.validate():
+            try:
+                record = record_from_new_match(cls, form)
+                record["first_dealer"] = match.first_dealer  # the deal order stays
+                checked = load_match(record)
+                change = store.change_setup(
+                    db(),
+                    stored.id,
+                    checked.players,
+                    checked.options,
+                    key=request.form.get("key") or None,
+                )
+            except (EntryError, RecordError) as e:
+                error = e.message
+            except DealError as e:
+                error = _("Not changed: with these, %(why)s", why=e.message)
+            except store.StoreError as e:
+                error = _("Not changed: %(why)s.", why=e.message)
+            else:
+                remember_change(stored.pub, change)
+                flash(_("Players and options saved."))
+                return redirect(url_for(".sheet", match_id=match_id))
+        else:
+            error = form_problem(form)
+    else:
+        data = {f"name_{s}": name for s, name in enumerate(match.players)}
+        for o in cls.options:
+            value = match.options.get(o.key)
+            if o.kind == "map":
+                data.update({f"opt_{o.key}__{k}": v for k, v in (value or {}).items()})
+            else:
+                data[f"opt_{o.key}"] = value
+        form = new_match_form(cls, None)
+        form.process(data=data)
+    return render_template(
+        "new_match.html",
+        game=cls,
+        form=form,
+        error=error,
+        setup=True,
+        match_id=match_id,
+        seats=len(match.players),
+        min_seats=len(match.players),
+        key=new_key(),
+    ), (400 if error else 200)
 
 
 @bp.get("/m/<mid:match_id>/share")
