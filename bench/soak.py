@@ -16,6 +16,7 @@ Not a test (it takes minutes): `make soak`, or
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import os
 import random
@@ -122,7 +123,7 @@ def until_answered(port: int, method: str, path: str, body=None, headers=None):
         tries += 1
         try:
             status, answer = call(port, method, path, body, headers)
-        except (OSError, ValueError):  # refused, reset, a half-sent answer
+        except (OSError, ValueError, http.client.HTTPException):  # refused, reset, cut short
             time.sleep(0.05)
             continue
         if status >= 500:
@@ -150,7 +151,7 @@ def main() -> None:
                 "deals": [],
             },
         )
-        mid = created["id"]
+        mid, key = created["id"], created["edit_key"]
         done = threading.Event()
 
         def killer():
@@ -171,7 +172,7 @@ def main() -> None:
                 "POST",
                 f"/api/matches/{mid}/deals",
                 entry,
-                {"Idempotency-Key": f"soak-{args.seed}-{i}"},
+                {"Idempotency-Key": f"soak-{args.seed}-{i}", "Authorization": f"Bearer {key}"},
             )
             if status != 201:
                 again = call(server.port, "GET", f"/api/matches/{mid}")

@@ -11,7 +11,7 @@ from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_talisman import Talisman
 from flask_wtf.csrf import CSRFProtect
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import BaseConverter, IntegerConverter
 
 from . import i18n, store
 from .cli import register_cli
@@ -58,6 +58,13 @@ class AsciiIntConverter(IntegerConverter):
     regex = r"[0-9]+"
 
 
+class MatchIdConverter(BaseConverter):
+    """``<mid:match_id>``: a match's public id (schema.new_id: 12 URL-safe
+    characters, never all digits, so an old numbered link is told apart)."""
+
+    regex = r"[A-Za-z0-9_-]{12}"
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The session cookie is ``Secure`` when the page came over HTTPS (a table's
     local network often has plain HTTP, where a Secure cookie would be lost)."""
@@ -76,6 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.url_map.converters["int"] = AsciiIntConverter
+    app.url_map.converters["mid"] = MatchIdConverter
     app.config.update(
         DATABASE=str(instance / "scorer.db"),
         MAX_CONTENT_LENGTH=MAX_BODY,

@@ -26,10 +26,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import secrets
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import Flask, current_app, g
@@ -123,17 +124,24 @@ def writing(db: Database) -> Iterator[Database]:
 class Stored:
     """A stored match as the pages and the API see it."""
 
-    id: int
+    id: int  # the row's number, inside the store only
     match: Match
     version: int
     deal_ids: list[int]
     revs: list[int]
     updated: str
+    pub: str = ""  # the match's id in addresses and the API: nobody can guess it
+    edit_key: str = ""
+    created: str = ""
+    deleted: str | None = None  # when it went to the trash
 
     @property
     def etag(self) -> str:
         """Changes with every change to the match (quoted, as HTTP has it)."""
-        return f'"{self.id}.{self.version}"'
+        return f'"{self.pub}.{self.version}"'
+
+    def key_is(self, key: str | None) -> bool:
+        return bool(key and self.edit_key) and secrets.compare_digest(key, self.edit_key)
 
     def deal_mark(self, number: int) -> str:
         """What an edit or delete page of deal ``number`` remembers of it."""
@@ -150,9 +158,12 @@ class Stored:
             return None
 
 
-def _match_row(db: Database, match_id: int) -> dict:
-    rows = list(db.query("select * from matches where id = ?", [match_id]))
-    if not rows:
+def _match_row(db: Database, ref: int | str, trash: bool = False) -> dict:
+    """The row of a match by its number (inside the store) or its public id.
+    A match in the trash is found only with ``trash``."""
+    column = "id" if isinstance(ref, int) else "pub"
+    rows = list(db.query(f"select * from matches where {column} = ?", [ref]))
+    if not rows or (rows[0]["deleted"] and not trash) or not rows[0]["game"]:
         raise NotFound(_("there is no such match (it may have been deleted)"))
     return rows[0]
 
@@ -178,22 +189,82 @@ def _stored(db: Database, row: dict) -> Stored:
         [d["id"] for d in deals],
         [d["rev"] for d in deals],
         row["updated"],
+        row["pub"],
+        row["edit_key"],
+        row["created"],
+        row["deleted"],
     )
 
 
-def get(db: Database, match_id: int) -> Stored:
-    """The match with its live deals in order. Raises NotFound."""
-    return _stored(db, _match_row(db, match_id))
+def get(db: Database, ref: int | str, trash: bool = False) -> Stored:
+    """The match (by its number inside the store, or its public id) with its live
+    deals in order. Raises NotFound (a match in the trash too, unless ``trash``)."""
+    return _stored(db, _match_row(db, ref, trash))
 
 
-def listing(db: Database) -> list[Stored]:
-    """Every match, the latest changed first."""
-    rows = list(db.query("select * from matches order by updated desc, id desc"))
+def legacy_pub(db: Database, number: int) -> str | None:
+    """The public id of a match made before matches had one, by its old number
+    (its old link still works); None for any other number."""
+    rows = list(
+        db.query(
+            "select pub from matches where id = ? and legacy = 1 and deleted is null", [number]
+        )
+    )
+    return rows[0]["pub"] if rows else None
+
+
+def listing(db: Database, browser: str | None = None, trash: bool = False) -> list[Stored]:
+    """The matches a browser scores or has watched (every match: ``browser``
+    None), the latest changed first; ``trash``: those it scores that are in the
+    trash, for TRASH_DAYS."""
+    where = "m.deleted is not null and m.deleted >= ?" if trash else "m.deleted is null"
+    args: list = [trash_since()] if trash else []
+    if browser is None:
+        sql = f"select m.* from matches m where {where} and m.game != ''"
+    else:
+        sql = (
+            f"select m.* from matches m join browsers b on b.match_id = m.id "
+            f"where b.browser = ? and {where}" + (" and b.role = 'score'" if trash else "")
+        )
+        args = [browser] + args
+    rows = list(db.query(sql + " order by m.updated desc, m.id desc", args))
     return [_stored(db, r) for r in rows]
 
 
-def events(db: Database, match_id: int) -> list[dict]:
-    """The match's events, oldest first (each entry as JSON text)."""
+TRASH_DAYS = 30
+
+
+def trash_since() -> str:
+    return (datetime.now(UTC) - timedelta(days=TRASH_DAYS)).isoformat(timespec="seconds")
+
+
+def role_of(db: Database, browser: str | None, match_id: int) -> str | None:
+    """ "score", "watch", or None: what a browser is to a match."""
+    if not browser:
+        return None
+    row = db.execute(
+        "select role from browsers where browser = ? and match_id = ?", [browser, match_id]
+    ).fetchone()
+    return row[0] if row else None
+
+
+def remember(db: Database, browser: str, match_id: int, role: str) -> None:
+    """A browser scores (``score``) or has watched (``watch``) a match; scoring
+    is never taken back by watching."""
+    if role_of(db, browser, match_id) in (role, "score"):
+        return
+    with writing(db):
+        db["browsers"].upsert(
+            {"browser": browser, "match_id": match_id, "role": role, "at": now()},
+            pk=("browser", "match_id"),
+        )
+
+
+def events(db: Database, match_id: int | str) -> list[dict]:
+    """The match's events (by its number in the store or its public id), oldest
+    first (each entry as JSON text)."""
+    if isinstance(match_id, str):
+        match_id = _match_row(db, match_id, trash=True)["id"]
     return list(db.query("select * from events where match_id = ? order by id", [match_id]))
 
 
@@ -210,6 +281,7 @@ class Change:
     version: int
     standings: Standings | None = None  # None when this is the answer to a repeat
     repeat: bool = False
+    event: int | None = None  # its line in the history (what Undo takes back)
 
     def reply(self) -> dict:
         return {
@@ -217,21 +289,40 @@ class Change:
             "number": self.number,
             "computed": self.computed,
             "version": self.version,
+            "event": self.event,
         }
 
 
 def _event(
-    db: Database, match_id: int, kind: str, deal: int | None, entry: Any, deal_id: int | None = None
-) -> None:
-    db["events"].insert(
-        {
-            "match_id": match_id,
-            "at": now(),
-            "kind": kind,
-            "deal": deal,
-            "deal_id": deal_id,
-            "entry": json.dumps(entry, ensure_ascii=False),
-        }
+    db: Database,
+    match_id: int,
+    kind: str,
+    deal: int | None,
+    entry: Any,
+    deal_id: int | None = None,
+    before: Any = None,
+    rev: int | None = None,
+    undoes: int | None = None,
+) -> int:
+    """One line of the match's history (never changed, never erased): what was
+    done, to which deal (its number then, its id), the entry it holds, the one
+    it replaced (``before``), the deal's revision after it."""
+    return (
+        db["events"]
+        .insert(
+            {
+                "match_id": match_id,
+                "at": now(),
+                "kind": kind,
+                "deal": deal,
+                "deal_id": deal_id,
+                "entry": json.dumps(entry, ensure_ascii=False),
+                "before": None if before is None else json.dumps(before, ensure_ascii=False),
+                "rev": rev,
+                "undoes": undoes,
+            }
+        )
+        .last_pk
     )
 
 
@@ -271,11 +362,12 @@ def _write(
     the answer kept under ``key``. Yields (the match, or None for a repeat,
     and a one-item list the caller puts its Change in)."""
     with writing(db):
+        row_id = match_id if isinstance(match_id, int) else _match_row(db, match_id, True)["id"]
         if key is not None:
             rows = list(
                 db.query(
                     "select request, reply from replies where match_id = ? and key = ?",
-                    [match_id, key],
+                    [row_id, key],
                 )
             )
             if rows:
@@ -289,20 +381,20 @@ def _write(
                 reply = json.loads(rows[0]["reply"])
                 yield None, [Change(**reply, repeat=True)]
                 return
-        stored = get(db, match_id)
+        stored = get(db, row_id)
         if if_version is not None and if_version != stored.version:
             raise Stale(_("the match has changed since that version was read: nothing was stored"))
         out: list[Change] = []
         yield stored, out
         version = stored.version + 1
         db.execute(
-            "update matches set version = ?, updated = ? where id = ?", [version, now(), match_id]
+            "update matches set version = ?, updated = ? where id = ?", [version, now(), row_id]
         )
         out[0].version = version
         if key is not None:
             db["replies"].insert(
                 {
-                    "match_id": match_id,
+                    "match_id": row_id,
                     "key": key,
                     "request": digest,
                     "reply": json.dumps(out[0].reply(), ensure_ascii=False),
@@ -311,8 +403,9 @@ def _write(
             )
 
 
-def create(db: Database, match: Match, kind: str = "create") -> int:
-    """Store a checked match (its deals already folded) and return its id."""
+def create(db: Database, match: Match, kind: str = "create", browser: str | None = None) -> Stored:
+    """Store a checked match (its deals already folded), with a new public id
+    and edit key; ``browser`` scores it. Returns it as stored."""
     with writing(db):
         stamp = now()
         match_id = (
@@ -326,6 +419,9 @@ def create(db: Database, match: Match, kind: str = "create") -> int:
                     "created": stamp,
                     "updated": stamp,
                     "version": 1,
+                    "pub": schema.new_id(),
+                    "edit_key": secrets.token_urlsafe(16),
+                    "legacy": 0,
                 }
             )
             .last_pk
@@ -345,7 +441,12 @@ def create(db: Database, match: Match, kind: str = "create") -> int:
                 "deals": len(match.deals),
             },
         )
-    return match_id
+        if browser:
+            db["browsers"].upsert(
+                {"browser": browser, "match_id": match_id, "role": "score", "at": stamp},
+                pk=("browser", "match_id"),
+            )
+        return get(db, match_id)
 
 
 def _keep_later_entries(db: Database, stored: Stored, standings: Standings, start: int) -> None:
@@ -394,15 +495,15 @@ def add_deal(
             raise Stale(_("the deals changed on another phone meanwhile"))
         deals, standings = checked_entry(stored.match, raw)
         pos = db.execute(
-            "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [match_id]
+            "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [stored.id]
         ).fetchone()[0]
         deal_id = (
             db["deals"]
-            .insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(deals[-1])})
+            .insert({"match_id": stored.id, "pos": pos, "rev": 1, "entry": _dump(deals[-1])})
             .last_pk
         )
-        _event(db, match_id, "add", len(deals), deals[-1], deal_id)
-        out.append(Change("add", len(deals), standings.computed(), 0, standings))
+        event = _event(db, stored.id, "add", len(deals), deals[-1], deal_id, rev=1)
+        out.append(Change("add", len(deals), standings.computed(), 0, standings, event=event))
     return out[0]
 
 
@@ -454,8 +555,17 @@ def edit_deal(
             [_dump(deals[number - 1]), deal_id],
         )
         _keep_later_entries(db, stored, standings, number)
-        _event(db, match_id, "edit", number, deals[number - 1], deal_id)
-        out.append(Change("edit", number, standings.computed(), 0, standings))
+        event = _event(
+            db,
+            stored.id,
+            "edit",
+            number,
+            deals[number - 1],
+            deal_id,
+            before=stored.match.deals[number - 1],
+            rev=stored.revs[number - 1] + 1,
+        )
+        out.append(Change("edit", number, standings.computed(), 0, standings, event=event))
     return out[0]
 
 
@@ -501,21 +611,201 @@ def delete_deal(
             stored.updated,
         )
         _keep_later_entries(db, rest, standings, number - 1)
-        _event(db, match_id, "delete", number, removed, deal_id)
-        out.append(Change("delete", number, standings.computed(), 0, standings))
+        event = _event(
+            db, stored.id, "delete", number, removed, deal_id, rev=stored.revs[number - 1]
+        )
+        out.append(Change("delete", number, standings.computed(), 0, standings, event=event))
     return out[0]
 
 
+def change_setup(
+    db: Database,
+    match_id: int | str,
+    players: list[str],
+    options: dict,
+    *,
+    key: str | None = None,
+    undoes: int | None = None,
+) -> Change:
+    """Correct the players' names or change options, as one change of the
+    history; refused (DealError, with the reason) when a stored deal could not
+    stand under them. ``players`` and ``options`` as the record checks them."""
+    digest = _request_digest("setup", None, [players, options])
+    with _write(db, match_id, key, digest, None) as (stored, out):
+        if stored is None:
+            return out[0]
+        out.append(_apply_setup(db, stored, players, options, undoes))
+    return out[0]
+
+
+def _apply_setup(
+    db: Database, stored: Stored, players: list[str], options: dict, undoes: int | None
+) -> Change:
+    if len(players) != len(stored.match.players):
+        raise Stale(_("a match keeps its number of players"))
+    trial = Match(
+        stored.match.game, options, players, stored.match.first_dealer, stored.match.deals
+    )
+    standings = fold(trial)  # DealError: a stored deal that cannot stand so
+    db.execute(
+        "update matches set players = ?, options = ? where id = ?",
+        [_dump(players), json.dumps(options), stored.id],
+    )
+    before = {"players": stored.match.players, "options": stored.match.options}
+    event = _event(
+        db,
+        stored.id,
+        "setup",
+        None,
+        {"players": players, "options": options},
+        before=before,
+        undoes=undoes,
+    )
+    return Change("setup", None, standings.computed(), 0, standings, event=event)
+
+
+UNDONE_AS = {"add": "delete", "restore": "delete", "edit": "edit", "delete": "restore"}
+
+
+def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = None) -> Change:
+    """Take back one change of the match's history, as a new change (nothing is
+    erased): a deal added or restored is deleted again, an edit puts back the
+    entry it replaced, a deleted deal comes back in its place. Refused (Stale)
+    when the deal was changed again since: that later change comes first.
+
+    Raises NotFound, Stale, KeyReused, DealError (the match cannot stand so)."""
+    digest = _request_digest("undo", event_id, None)
+    with _write(db, match_id, key, digest, None) as (stored, out):
+        if stored is None:
+            return out[0]
+        rows = list(
+            db.query("select * from events where id = ? and match_id = ?", [event_id, stored.id])
+        )
+        if rows and rows[0]["kind"] == "setup":
+            now_setup = {"players": stored.match.players, "options": stored.match.options}
+            if now_setup != json.loads(rows[0]["entry"]):
+                raise Stale(
+                    _(
+                        "the players or options were changed again after that: undo "
+                        "the later change first"
+                    )
+                )
+            back = json.loads(rows[0]["before"])
+            out.append(_apply_setup(db, stored, back["players"], back["options"], event_id))
+            return out[0]
+        if not rows or rows[0]["kind"] not in UNDONE_AS or not rows[0]["deal_id"]:
+            raise NotFound(_("there is no change to undo there"))
+        event = rows[0]
+        deal = db.execute(
+            "select rev, entry, deleted from deals where id = ?", [event["deal_id"]]
+        ).fetchone()
+        number = stored.number_of(event["deal_id"])
+        gone = deal is None or deal[2] is not None
+        if deal is None or deal[0] != event["rev"] or gone != (event["kind"] == "delete"):
+            raise Stale(
+                _(
+                    "deal %(n)s was changed again after that: undo the later change first",
+                    n=number or event["deal"],
+                ),
+                number,
+            )
+        kind = UNDONE_AS[event["kind"]]
+        if kind == "delete":
+            deals = stored.match.deals[: number - 1] + stored.match.deals[number:]
+            standings = fold(
+                Match(
+                    stored.match.game,
+                    stored.match.options,
+                    stored.match.players,
+                    stored.match.first_dealer,
+                    deals,
+                )
+            )
+            db.execute("update deals set deleted = ? where id = ?", [now(), event["deal_id"]])
+            entry, before, rev = json.loads(deal[1]), None, deal[0]
+        elif kind == "edit":
+            entry = json.loads(event["before"])
+            deals, standings = checked_entry(stored.match, entry, number)
+            entry, before, rev = deals[number - 1], json.loads(deal[1]), deal[0] + 1
+            db.execute(
+                "update deals set entry = ?, rev = ? where id = ?",
+                [_dump(entry), rev, event["deal_id"]],
+            )
+        else:  # restore: back in its place among the deals
+            db.execute("update deals set deleted = null where id = ?", [event["deal_id"]])
+            back = get(db, stored.id)
+            number = back.number_of(event["deal_id"])
+            standings = fold(back.match)
+            entry, before, rev = json.loads(deal[1]), None, deal[0]
+        new = _event(
+            db,
+            stored.id,
+            kind,
+            number,
+            entry,
+            event["deal_id"],
+            before=before,
+            rev=rev,
+            undoes=event_id,
+        )
+        out.append(Change(kind, number, standings.computed(), 0, standings, event=new))
+    return out[0]
+
+
+def history(db: Database, match_id: int | str) -> list[dict]:
+    """Every change of the match, oldest first, each with its entries read
+    (``entry``, ``before``) and whether Undo can take it back now (``undoable``)."""
+    lines = []
+    for event in events(db, match_id):
+        line = dict(event)
+        for field in ("entry", "before"):
+            line[field] = json.loads(event[field]) if event[field] else None
+        line["undoable"] = False
+        if event["kind"] == "setup":
+            current = _match_row(db, event["match_id"], trash=True)
+            line["undoable"] = line["entry"] == {
+                "players": json.loads(current["players"]),
+                "options": json.loads(current["options"]),
+            }
+        elif event["kind"] in UNDONE_AS and event["deal_id"]:
+            deal = db.execute(
+                "select rev, deleted from deals where id = ?", [event["deal_id"]]
+            ).fetchone()
+            line["undoable"] = (
+                bool(deal)
+                and deal[0] == event["rev"]
+                and ((deal[1] is not None) == (event["kind"] == "delete"))
+            )
+        lines.append(line)
+    return lines
+
+
 def delete_match(db: Database, match_id: int, *, if_version: int | None = None) -> None:
-    """Delete a match and its deals. Raises NotFound, Stale."""
+    """Move a match to the trash (its scorers restore it from there for
+    TRASH_DAYS days). Raises NotFound, Stale."""
     with writing(db):
         stored = get(db, match_id)
         if if_version is not None and if_version != stored.version:
             raise Stale(_("the match has changed since that version was read: nothing was deleted"))
-        db.execute("delete from deals where match_id = ?", [match_id])
-        db.execute("delete from replies where match_id = ?", [match_id])
-        db.execute("delete from matches where id = ?", [match_id])
-        _event(db, match_id, "delete_match", None, None)
+        db.execute(
+            "update matches set deleted = ?, version = version + 1, updated = ? where id = ?",
+            [now(), now(), stored.id],
+        )
+        _event(db, stored.id, "delete_match", None, None)
+
+
+def restore_match(db: Database, match_id: int) -> Stored:
+    """Take a match out of the trash. Raises NotFound (not there, or too old)."""
+    with writing(db):
+        row = _match_row(db, match_id, trash=True)
+        if not row["deleted"] or row["deleted"] < trash_since():
+            raise NotFound(_("that match is not in the trash"))
+        db.execute(
+            "update matches set deleted = null, version = version + 1, updated = ? where id = ?",
+            [now(), row["id"]],
+        )
+        _event(db, row["id"], "restore_match", None, None)
+        return get(db, row["id"])
 
 
 __all__ = [

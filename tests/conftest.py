@@ -3,18 +3,48 @@ browser fixtures pointed at Debian's Chromium (see shared/notes/browser-tests.md
 
 from __future__ import annotations
 
+import re
 import shutil
 import threading
 
 import pytest
+from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from scorer import create_app
 
 
+class ScorerClient(FlaskClient):
+    """A test client that, like a phone that made a match through the API and
+    kept its edit key, sends ``Authorization: Bearer <edit_key>`` on its API
+    writes to that match (unless the test gives its own header). The tests of
+    the keys themselves (test_sharing.py) use clients that know none."""
+
+    WRITE = re.compile(r"/api/matches/([A-Za-z0-9_-]{12})(/|$)")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.keys: dict[str, str] = {}
+
+    def open(self, *args, **kwargs):
+        path = args[0] if args and isinstance(args[0], str) else kwargs.get("path", "")
+        method = kwargs.get("method", "GET").upper()
+        found = self.WRITE.match(path or "")
+        headers = dict(kwargs.get("headers") or {})
+        if found and method != "GET" and "Authorization" not in headers:
+            key = self.keys.get(found.group(1))
+            if key:
+                kwargs["headers"] = {**headers, "Authorization": f"Bearer {key}"}
+        response = super().open(*args, **kwargs)
+        if path == "/api/matches" and method == "POST" and response.status_code == 201:
+            record = response.get_json()
+            self.keys[record["id"]] = record["edit_key"]
+        return response
+
+
 @pytest.fixture
 def app(tmp_path):
-    return create_app(
+    app = create_app(
         {
             "TESTING": True,
             "DATABASE": str(tmp_path / "scorer.db"),
@@ -22,6 +52,8 @@ def app(tmp_path):
             "WTF_CSRF_ENABLED": False,
         }
     )
+    app.test_client_class = ScorerClient
+    return app
 
 
 @pytest.fixture

@@ -33,7 +33,9 @@ def deals_in(path, match_id) -> int:
     conn = sqlite3.connect(path)
     try:
         return conn.execute(
-            "select count(*) from deals where match_id = ? and deleted is null", [match_id]
+            "select count(*) from deals d join matches m on m.id = d.match_id "
+            "where m.pub = ? and d.deleted is null",
+            [match_id],
         ).fetchone()[0]
     finally:
         conn.close()
@@ -150,29 +152,42 @@ def test_a_database_of_the_first_schema_is_migrated_with_everything_kept(tmp_pat
     with app.app_context():
         db = store.get_db()
         assert schema.applied(db) == schema.names()
-        events = {m: [e["kind"] for e in store.events(db, m)] for m in (1, 2, 3)}
+        pubs = [store.legacy_pub(db, n) for n in (1, 2, 3)]
+        keys = [store.get(db, n).edit_key for n in (1, 2, 3)]
+        events = {n: [e["kind"] for e in store.events(db, n)] for n in (1, 2, 3)}
+        gone = list(db.query("select * from matches where deleted = 'migrated'"))
+        gone_events = [e["kind"] for e in store.events(db, gone[0]["id"])]
+    # every match got an id nobody can guess and an edit key of its own
+    assert all(p and len(p) == 12 and not p.isdigit() for p in pubs) and len(set(pubs)) == 3
+    assert all(k and len(k) >= 22 for k in keys) and len(set(keys)) == 3
+    # the old links lead to the new addresses
+    for n, pub in zip((1, 2, 3), pubs, strict=True):
+        r = client.get(f"/m/{n}")
+        assert r.status_code == 301 and r.headers["Location"].endswith(f"/m/{pub}")
     # Black Maria: four added, deal 1 edited, deal 3 (one of two identical) deleted
-    bm = client.get("/api/matches/1").get_json()
+    bm = client.get(f"/api/matches/{pubs[0]}").get_json()
     assert bm["deals"] == [
         {"hearts": [3, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
         {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
         {"hearts": [3, 3, 7], "taken_by": {"QS": 1, "KS": 0, "AS": 2}},
     ]
     assert events[1] == ["api", "add", "add", "add", "add", "edit", "delete"]
-    hearts = client.get("/api/matches/2").get_json()
+    hearts = client.get(f"/api/matches/{pubs[1]}").get_json()
     assert hearts["players"] == ["Юлия", "Čeněk", "Łucja", "Dorota"]
     # a moon by Юлия (26 to each of the others), then 2, 5, 6 and Dorota's Q♠ (13)
     assert hearts["computed"]["totals"] == [2, 31, 32, 39]
-    assert client.get("/api/matches/3").get_json()["game"] == "polignac"
-    # every deal now has an id and the match a version: the pages work on it
-    page = client.get("/m/1/deal/2").get_data(as_text=True)
-    assert 'name="expect"' in page
-    r = client.post(
-        "/api/matches/1/deals/3",
-        json={"hearts": [3, 3, 7], "taken_by": {"QS": 1, "KS": 0, "AS": 2}},
+    # number 3 was a Knaves match, deleted, then given again to a Polignac match:
+    # each keeps its own history now
+    assert client.get(f"/api/matches/{pubs[2]}").get_json()["game"] == "polignac"
+    assert events[3] == ["api"]
+    assert len(gone) == 1 and gone_events == ["api", "delete_match"]
+    # the pages and the API work on the migrated matches, with their keys
+    r = client.delete(
+        f"/api/matches/{pubs[0]}/deals/3", headers={"Authorization": f"Bearer {keys[0]}"}
     )
-    assert r.status_code == 405  # (POST is not an edit)
-    assert client.delete("/api/matches/1/deals/3").status_code == 200
+    assert r.status_code == 200
     # started again, nothing more to do
     create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "x"})
-    assert len(client.get("/api/matches/1").get_json()["deals"]) == 2
+    assert len(client.get(f"/api/matches/{pubs[0]}").get_json()["deals"]) == 2
+    # a number that never was a match's is no address
+    assert client.get("/m/4").status_code == 404

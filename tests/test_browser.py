@@ -125,7 +125,7 @@ def test_entry_form_on_a_phone_has_big_targets(page, live_server):
     tap_owner(page, "KS", 0)
     tap_owner(page, "AS", 0)
     page.get_by_role("button", name="Save deal 1").dblclick()
-    page.wait_for_url(re.compile(r"/m/\d+$"))
+    page.wait_for_url(re.compile(r"/m/[A-Za-z0-9_-]{12}$"))
     assert page.locator("table.deals tbody tr").count() == 1
 
 

@@ -72,9 +72,14 @@ class Phone:
 
     def __init__(self, base):
         self.base = base
+        self.cookie = f"scorer_browser={secrets.token_urlsafe(24)}"
+        self.keys: dict[str, str] = {}  # the edit keys of the matches it made
 
     def send(self, method: str, url: str, data=None, json_body=None, headers=None):
-        body, heads = None, dict(headers or {})
+        body, heads = None, {"Cookie": self.cookie, **(headers or {})}
+        made = re.match(r"/api/matches/([^/]+)", url)
+        if method != "GET" and made and made.group(1) in self.keys:
+            heads.setdefault("Authorization", f"Bearer {self.keys[made.group(1)]}")
         if json_body is not None:
             body, heads["Content-Type"] = json.dumps(json_body).encode(), "application/json"
         elif data is not None:
@@ -132,7 +137,15 @@ def new_match(phone: Phone, deals: list) -> int:
         },
     )
     assert status == 201, text
-    return json.loads(text)["id"]
+    record = json.loads(text)
+    phone.keys[record["id"]] = record["edit_key"]
+    return record["id"]
+
+
+def scores(phone: Phone, other: Phone, mid: str) -> None:
+    """``other`` opens the score link ``phone`` shares: it scores the match too."""
+    status, _t, _h = other.send("GET", f"/m/{mid}/score?key={phone.keys[mid]}")
+    assert status == 302
 
 
 def deals_now(phone: Phone, mid: int) -> list | None:
@@ -240,6 +253,7 @@ def test_forms_race_every_pair_of_writes(server):
     for trial in range(TRIALS):
         # add / add: both pages opened on the new deal 4
         mid = new_match(a, [D, D, X])
+        scores(a, b, mid)
         ids = ids_of(server, mid, 3)
         start = [[i, r, e] for (i, r), e in zip(ids, [D, D, X])]
         pa, pb = page_marks(server, mid), page_marks(server, mid)
@@ -251,6 +265,7 @@ def test_forms_race_every_pair_of_writes(server):
 
         # edit / delete of deal 1, two identical deals in front
         mid = new_match(a, [D, D, X])
+        scores(a, b, mid)
         (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
         start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
         pa, pb = page_marks(server, mid, 1), page_marks(server, mid, 1)
@@ -262,6 +277,7 @@ def test_forms_race_every_pair_of_writes(server):
 
         # delete / delete of deal 1 (pages opened on the same deal)
         mid = new_match(a, [D, D, X])
+        scores(a, b, mid)
         (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
         start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
         pa, pb = page_marks(server, mid, 1), page_marks(server, mid, 1)
@@ -273,6 +289,7 @@ def test_forms_race_every_pair_of_writes(server):
 
         # delete the match / add a deal
         mid = new_match(a, [D])
+        scores(a, b, mid)
         ((i1, r1),) = ids_of(server, mid, 1)
         pb = page_marks(server, mid)
         answers = race(

@@ -61,7 +61,7 @@ def test_the_largest_match_allowed_goes_out_and_back_in(client):
         content_type="multipart/form-data",
     )
     assert again.status_code == 302, again.get_data(as_text=True)[:300]
-    copy = int(again.headers["Location"].rsplit("/", 1)[1])
+    copy = again.headers["Location"].rsplit("/", 1)[1]
     back = client.get(f"/api/matches/{copy}").get_json()
     assert back["deals"] == json.loads(exported)["deals"]
     assert back["players"] == record["players"]

@@ -74,7 +74,10 @@ def test_a_stale_edit_with_identical_deals_edits_the_deal_it_showed_100_of_100(c
         client.post(f"/m/{mid}/deal/1/delete", data=delete_button(a))
         r = client.post(f"/m/{mid}/deal/1", data=as_form(E, b))
         # the deal B's page showed is gone: refused, nothing changed, B's entry kept
-        assert r.status_code == 409 and 'value="13"' in r.get_data(as_text=True)
+        # and offered as the next deal
+        page = r.get_data(as_text=True)
+        assert r.status_code == 409 and "[13, 0, 0]" in page
+        assert "Save mine as deal 3, the next deal" in page
         assert deals(client, mid) == [D, X]
 
 

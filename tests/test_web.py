@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -23,7 +24,7 @@ BM = {
 def new_bm(client, **extra):
     r = client.post("/new/black_maria", data={**BM, **extra})
     assert r.status_code == 302, r.get_data(as_text=True)
-    return int(r.headers["Location"].rsplit("/", 1)[1])
+    return r.headers["Location"].rsplit("/", 1)[1]
 
 
 def deal_form(hearts, qs, ks, as_, expect=None, **extra):
@@ -179,7 +180,7 @@ def test_the_end_shows_winners_refuses_deals_offers_rematch(client, app):
     home = text(client.get("/"))
     assert home.index("Finished") < home.index(f"/m/{mid}")
     r = client.post(f"/m/{mid}/rematch")
-    new = int(r.headers["Location"].rsplit("/", 1)[1])
+    new = r.headers["Location"].rsplit("/", 1)[1]
     old, fresh = stored(app, mid), stored(app, new)
     assert (fresh.players, fresh.options, fresh.first_dealer, fresh.deals) == (
         old.players,
@@ -251,7 +252,7 @@ def test_dealer_row_maps_past_empty_rows(client, app):
 
 def test_spot_form_taps_each_heart(client, app):
     r = client.post("/new/black_maria", data={**BM, "opt_scoring": "spot"})
-    mid = int(r.headers["Location"].rsplit("/", 1)[1])
+    mid = r.headers["Location"].rsplit("/", 1)[1]
     form = {"expect": "0", "taken_by_QS": "0", "taken_by_KS": "1", "taken_by_AS": "2"}
     owners = {"AH": 0, "KH": 0, "2H": 0}
     for rank in ["A", "K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2"]:
@@ -268,7 +269,7 @@ def test_spot_form_taps_each_heart(client, app):
 
 def test_partnership_sheet_shows_team_totals(client):
     r = client.post("/new/black_maria", data={**BM, "name_3": "Darek", "opt_partnership": "y"})
-    mid = int(r.headers["Location"].rsplit("/", 1)[1])
+    mid = r.headers["Location"].rsplit("/", 1)[1]
     client.post(f"/m/{mid}/deal", data={**deal_form([1, 2, 3, 7], 0, 1, 2), "expect": "0"})
     page = text(client.get(f"/m/{mid}"))
     # 14 + 10 = 24 for Ala + Celina; 12 + 7 = 19 for Bartek + Darek
@@ -288,18 +289,20 @@ def test_hearts_sheet_says_who_leads_and_passes(client):
             "opt_spot_values": "10-10-10-15",
         },
     )
-    mid = int(r.headers["Location"].rsplit("/", 1)[1])
+    mid = r.headers["Location"].rsplit("/", 1)[1]
     page = text(client.get(f"/m/{mid}"))
     assert "Bartek deals" in page and "2♣ leads" in page and "Pass 3 cards left" in page
 
 
 def test_unknown_things_are_404(client):
-    new_bm(client)
+    mid = new_bm(client)
     for url in [
         "/m/999",
         "/m/99999999999999999999999",
-        "/m/1/deal/5",
-        "/m/1/deal/0",
+        f"/m/{mid}/deal/5",
+        f"/m/{mid}/deal/0",
+        "/m/AAAAAAAAAAAA",
+        "/api/matches/AAAAAAAAAAAA",
         "/new/bridge",
         "/rules/bridge",
         "/m/999/export.csv",
@@ -307,7 +310,7 @@ def test_unknown_things_are_404(client):
     ]:
         assert client.get(url).status_code == 404, url
     assert client.post("/m/999/deal", data={}).status_code == 404
-    r = client.post("/m/1/deal/9/delete", follow_redirects=True)  # no deal 9, nor a page for it
+    r = client.post(f"/m/{mid}/deal/9/delete", follow_redirects=True)  # no deal 9, nor a page
     assert "Nothing deleted: this page is out of date." in text(r)
 
 
@@ -327,7 +330,7 @@ def test_csv_and_record_export_and_import(client, app):
         content_type="multipart/form-data",
     )
     assert r.status_code == 302
-    new = int(r.headers["Location"].rsplit("/", 1)[1])
+    new = r.headers["Location"].rsplit("/", 1)[1]
     assert new != mid and stored(app, new).deals == stored(app, mid).deals
 
 
@@ -427,7 +430,7 @@ def test_a_stale_edit_page_edits_the_deal_it_showed_wherever_it_moved(client, ap
     assert stored(app, mid).deals[0]["hearts"] == [13, 0, 0]
 
 
-def test_an_edit_page_of_a_deal_changed_elsewhere_shows_it_again_with_what_was_typed(client, app):
+def test_an_edit_of_a_deal_changed_elsewhere_shows_both_and_offers_the_choice(client, app):
     mid, page = three_deals_then_open_deal_2(client)
     seen = {"expect": hidden(page, "expect"), "key": hidden(page, "key")}
     client.post(
@@ -435,16 +438,29 @@ def test_an_edit_page_of_a_deal_changed_elsewhere_shows_it_again_with_what_was_t
     )
     r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **seen))
     assert r.status_code == 409
+    page = text(r)
+    assert "Deal 2 was changed on another phone meanwhile: nothing was saved yet." in page
+    # side by side: the stored entry (5 5 3 hearts, Q♠ 13 + K♠ 10 + A♠ 7 to Bartek:
+    # 5, 5 + 30 = 35, 3) and mine (13 hearts and the three spades to Ala: 13 + 30 = 43)
+    stored_side, mine_side = page.split('id="stored-h"')[1].split('id="mine-h"')
     assert (
-        "Deal 2 was changed on another phone meanwhile: nothing was saved. Your entry is "
-        "below: saving it replaces deal 2 as it stands now."
-    ) in text(r)
-    assert 'value="13"' in text(r)  # what was typed is still there
+        "Bartek: <strong>+35</strong>" in stored_side and "Ala: <strong>+5</strong>" in stored_side
+    )
+    assert "Ala: <strong>+43</strong>" in mine_side
     assert stored(app, mid).deals[1]["hearts"] == [5, 5, 3]
-    # not stuck: saving again from that page replaces deal 2 as it stands now
-    again = {"expect": hidden(text(r), "expect"), "key": hidden(text(r), "key")}
-    r = client.post(f"/m/{mid}/deal/2", data=deal_form([13, 0, 0], 0, 0, 0, **again))
+    # the choice: replace deal 2 with mine
+    form = {
+        name: re.search(rf'name="{name}" value="([^"]*)"', page.split('value="replace"')[1]).group(
+            1
+        )
+        for name in ("number", "mark", "key")
+    }
+    entry = re.search(r'name="entry" value="([^"]*)"', page).group(1)
+    r = client.post(
+        f"/m/{mid}/resolve", data={**form, "action": "replace", "entry": html.unescape(entry)}
+    )
     assert r.status_code == 302 and stored(app, mid).deals[1]["hearts"] == [13, 0, 0]
+    assert len(stored(app, mid).deals) == 3
 
 
 @pytest.mark.parametrize(
@@ -471,8 +487,9 @@ def test_odd_numbers_in_urls_and_fields(client, app, url, data):
     url = url.format(mid=mid)
     r = client.post(url, data=data) if data else client.get(url)
     assert r.status_code in (409, 404)
-    if data:  # "²" is no page's mark: nothing saved, the form shown again to save
-        assert len(stored(app, mid).deals) == 0 and 'value="4"' in text(r)
+    if data:  # "²" is no page's mark: nothing saved; the entry is offered as deal 1
+        assert len(stored(app, mid).deals) == 0
+        assert "Save mine as deal 1, the next deal" in text(r) and "[4, 6, 3]" in text(r)
 
 
 def test_csv_names_do_not_run_as_formulas(client):
@@ -499,7 +516,8 @@ def test_a_stored_match_the_rules_no_longer_read_is_shown_not_a_500(client, app)
     mid = new_bm(client)
     with app.app_context():
         db_ = store.get_db()
-        db_["deals"].insert({"match_id": mid, "pos": 1, "entry": '{"hearts": [1, 1, 1]}'})
+        row = store.get(db_, mid).id
+        db_["deals"].insert({"match_id": row, "pos": 1, "entry": '{"hearts": [1, 1, 1]}'})
     r = client.get(f"/m/{mid}")
     assert r.status_code == 409 and "deal 1: hearts add up to 3, but 13 are in play" in text(r)
     assert client.get("/").status_code == 200

@@ -18,7 +18,7 @@ def create(client, game, players=4, **options):
     data.update({f"opt_{k}": v for k, v in options.items()})
     r = client.post(f"/new/{game}", data=data)
     assert r.status_code == 302, r.get_data(as_text=True)
-    return int(r.headers["Location"].rsplit("/", 1)[1])
+    return r.headers["Location"].rsplit("/", 1)[1]
 
 
 def deals(app, mid):

@@ -24,8 +24,9 @@ def wants_json() -> bool:
 def register(app: Flask) -> None:
     # The blueprints import db() from this package: imported at its top, they
     # would import each other (flaskr defers its blueprints the same way).
-    from . import api, matches, play, rules  # noqa: PLC0415
+    from . import access, api, matches, play, rules  # noqa: PLC0415
 
+    access.init_app(app)
     app.register_blueprint(matches.bp)
     app.register_blueprint(api.bp)
     app.extensions["csrf"].exempt(api.bp)  # JSON bodies only (415 otherwise): no CSRF
@@ -99,6 +100,8 @@ def register(app: Flask) -> None:
     def http_error(e: HTTPException):
         messages = {
             400: _("This request cannot be read."),
+            401: _("This needs the match's edit key."),
+            403: _("Only the match's scorers can do that."),
             404: _("There is nothing here."),
             405: _("That is not allowed here."),
             413: _("That is too large."),
@@ -109,6 +112,7 @@ def register(app: Flask) -> None:
             or messages.get(e.code)
             or _("Something went wrong; nothing was changed.")
         )
+        headers = {"WWW-Authenticate": "Bearer"} if e.code == 401 else {}
         if wants_json():
-            return jsonify(error=message), e.code
-        return render_template("error.html", code=e.code, message=message), e.code
+            return jsonify(error=message), e.code, headers
+        return render_template("error.html", code=e.code, message=message), e.code, headers

@@ -16,7 +16,7 @@ from .. import store
 from ..i18n import _
 from ..match import DealError
 from ..record import RecordError, dump, load, read_json
-from . import db
+from . import access, db
 from .matches import match_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -42,7 +42,7 @@ def bad_request(message: str) -> BadRequest:
     return e
 
 
-def if_match(match_id: int) -> int | None:
+def if_match(match_id: str) -> int | None:
     """The match version ``If-Match`` names (None: no header, or ``*``). A tag
     that names no version of this match can never hold: -1. The store checks it
     inside the write, after a repeat's first answer has had its chance."""
@@ -65,12 +65,12 @@ def idempotency_key() -> str | None:
     return key
 
 
-def with_etag(response, match_id: int, version: int):
+def with_etag(response, match_id: str, version: int):
     response.set_etag(f"{match_id}.{version}")
     return response
 
 
-def answer(match_id: int, write):
+def answer(match_id: str, write):
     """Run a store write; its outcome, or its refusal, as JSON."""
     try:
         change = write()
@@ -93,20 +93,23 @@ def create_match():
         match, standings = load(data)
     except RecordError as e:
         return refuse(e.message)
-    match_id = store.create(db(), match, kind="api")
-    return with_etag(jsonify(dump(match, standings, match_id)), match_id, 1), 201
+    # The browser the request came from (a page's script) scores it; any client
+    # gets the edit key, once, for its writes.
+    stored = store.create(db(), match, kind="api", browser=access.browser())
+    record = {**dump(match, standings, stored.pub), "edit_key": stored.edit_key}
+    return with_etag(jsonify(record), stored.pub, stored.version), 201
 
 
-@bp.get("/matches/<int:match_id>")
-def get_match(match_id: int):
+@bp.get("/matches/<mid:match_id>")
+def get_match(match_id: str):
     stored = match_or_404(match_id)
     response = with_etag(jsonify(dump(stored.match, match_id=match_id)), match_id, stored.version)
     return response.make_conditional(request)
 
 
-@bp.delete("/matches/<int:match_id>")
-def delete_match(match_id: int):
-    match_or_404(match_id)
+@bp.delete("/matches/<mid:match_id>")
+def delete_match(match_id: str):
+    access.require_key(match_or_404(match_id))
     try:
         store.delete_match(db(), match_id, if_version=if_match(match_id))
     except store.Stale as e:
@@ -116,9 +119,9 @@ def delete_match(match_id: int):
     return jsonify(deleted=match_id), 200
 
 
-@bp.post("/matches/<int:match_id>/deals")
-def add_deal(match_id: int):
-    match_or_404(match_id)
+@bp.post("/matches/<mid:match_id>/deals")
+def add_deal(match_id: str):
+    access.require_key(match_or_404(match_id))
     data = body()
     version, key = if_match(match_id), idempotency_key()
     return answer(
@@ -126,9 +129,9 @@ def add_deal(match_id: int):
     )
 
 
-@bp.route("/matches/<int:match_id>/deals/<int:number>", methods=["PUT", "DELETE"])
-def change_deal(match_id: int, number: int):
-    match_or_404(match_id)
+@bp.route("/matches/<mid:match_id>/deals/<int:number>", methods=["PUT", "DELETE"])
+def change_deal(match_id: str, number: int):
+    access.require_key(match_or_404(match_id))
     version, key = if_match(match_id), idempotency_key()
     if request.method == "PUT":
         data = body()
@@ -139,3 +142,21 @@ def change_deal(match_id: int, number: int):
     return answer(
         match_id, lambda: store.delete_deal(db(), match_id, number, if_version=version, key=key)
     )
+
+
+@bp.get("/matches/<mid:match_id>/history")
+def history(match_id: str):
+    """Every change in order (RECORD.md): when, what kind, which deal, the entry."""
+    stored = match_or_404(match_id)
+    lines = [
+        {
+            "at": line["at"],
+            "kind": line["kind"],
+            "deal": line["deal"],
+            "entry": line["entry"],
+            **({"before": line["before"]} if line["before"] is not None else {}),
+            **({"undoes": line["undoes"]} if line["undoes"] else {}),
+        }
+        for line in store.history(db(), stored.id)
+    ]
+    return with_etag(jsonify(history=lines), stored.pub, stored.version).make_conditional(request)

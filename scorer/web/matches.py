@@ -8,12 +8,25 @@ import random
 import secrets
 from datetime import date
 
-from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
+import segno
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import get_locale
+from werkzeug.exceptions import Forbidden
 
 from .. import store
 from ..games import GAMES, EntryError
 from ..i18n import _
-from ..match import DealError, Match, fold
+from ..match import DealError, Match, checked_entry, fold
 from ..record import (
     RecordError,
     csv_headers,
@@ -24,7 +37,7 @@ from ..record import (
     to_csv,
     to_sheet_csv,
 )
-from . import db
+from . import access, db
 from .forms import (
     ConfirmForm,
     ImportForm,
@@ -36,20 +49,25 @@ from .forms import (
     new_match_form,
     parse_calls,
     record_from_new_match,
+    whole_number,
 )
 
 bp = Blueprint("matches", __name__)
-MAX_ID = 2**62
 
 
-def match_or_404(match_id: int) -> store.Stored:
-    """The stored match, or the 404 page."""
-    if match_id > MAX_ID:
-        abort(404)
+def match_or_404(match_id: str) -> store.Stored:
+    """The stored match (by its public id), or the 404 page."""
     try:
         return store.get(db(), match_id)
     except store.NotFound:
         abort(404)
+
+
+def scored_or_403(match_id: str) -> store.Stored:
+    """The stored match, for a write: 404, or 403 unless this browser scores it."""
+    stored = match_or_404(match_id)
+    access.require_scorer(stored)
+    return stored
 
 
 def title(match: Match) -> str:
@@ -73,19 +91,28 @@ def home():
 
 def _home(import_error: str | None = None):
     rows = []
-    for stored in store.listing(db()):
+    for stored in store.listing(db(), access.known()):
         match = stored.match
         rows.append(
             {
-                "id": stored.id,
+                "id": stored.pub,
                 "match": match,
                 "updated": stored.updated,
                 "standings": standings_or_none(match),
                 "title": title(match),
             }
         )
+    trash = [
+        {"id": t.pub, "title": title(t.match)}
+        for t in store.listing(db(), access.known(), trash=True)
+    ]
     return render_template(
-        "home.html", rows=rows, import_form=ImportForm(), import_error=import_error
+        "home.html",
+        trash=trash,
+        trash_days=store.TRASH_DAYS,
+        rows=rows,
+        import_form=ImportForm(),
+        import_error=import_error,
     )
 
 
@@ -111,7 +138,7 @@ def new_match(game: str):
             except (EntryError, RecordError) as e:
                 error = e.message
             else:
-                match_id = store.create(db(), match)
+                match_id = store.create(db(), match, browser=access.browser()).pub
                 if form.first_dealer.data == "draw":
                     flash(
                         _(
@@ -132,19 +159,284 @@ def new_match(game: str):
     ), (400 if error else 200)
 
 
-@bp.get("/m/<int:match_id>")
-def sheet(match_id: int):
+@bp.get("/m/<mid:match_id>")
+def sheet(match_id: str):
+    """The score sheet. ``?part=live``: only what changes (the live sheet asks for
+    it every two seconds with its ETag; unchanged, the answer is a bodiless 304)."""
     stored = match_or_404(match_id)
+    live = request.args.get("part") == "live"
+    if not live:
+        access.watched(stored)
     match = stored.match
-    return render_template(
-        "sheet.html",
+    can_score = access.can_score(stored)
+    etag = f"{stored.pub}.{stored.version}.{get_locale()}.{'s' if can_score else 'w'}"
+    if live and request.if_none_match.contains(etag):
+        return Response(status=304, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
+    page = render_template(
+        "_sheet_body.html" if live else "sheet.html",
         match_id=match_id,
         match=match,
         st=fold(match),
         game=GAMES[match.game],
         title=title(match),
         confirm=ConfirmForm(),
+        can_score=can_score,
+        etag=etag,
+        undo=last_change(stored) if can_score else None,
     )
+    response = Response(page)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def last_change(stored: store.Stored) -> dict | None:
+    """The change this browser made last to the match, while Undo can still take
+    it back: {"event", "words"}, for the sheet's one-tap Undo."""
+    mine = session.get("last_change") or {}
+    event_id = mine.get(stored.pub)
+    if not isinstance(event_id, int):
+        return None
+    for line in reversed(store.history(db(), stored.id)):
+        if line["id"] == event_id:
+            return {"event": event_id, "words": change_words(line)} if line["undoable"] else None
+    return None
+
+
+def remember_change(stored_pub: str, change: store.Change) -> None:
+    mine = dict(session.get("last_change") or {})
+    mine[stored_pub] = change.event
+    session["last_change"] = dict(list(mine.items())[-20:])  # the last few matches
+
+
+def change_words(line: dict) -> str:
+    """A line of the history in words."""
+    n = line["deal"]
+    kind = line["kind"]
+    if line.get("undoes"):
+        words = {
+            "delete": _("Deal %(n)s deleted (an undo).", n=n),
+            "edit": _("Deal %(n)s put back as it was (an undo).", n=n),
+            "restore": _("Deal %(n)s restored (an undo).", n=n),
+            "setup": _("Players and options put back (an undo)."),
+        }
+        return words.get(kind, kind)
+    words = {
+        "add": _("Deal %(n)s saved.", n=n),
+        "edit": _("Deal %(n)s changed.", n=n),
+        "delete": _("Deal %(n)s deleted.", n=n),
+        "restore": _("Deal %(n)s restored.", n=n),
+        "delete_match": _("The match was moved to the trash."),
+        "restore_match": _("The match was taken out of the trash."),
+        "rematch": _("The match was started as a rematch."),
+        "import": _("The match was imported from a record."),
+        "setup": _("Players or options changed."),
+    }
+    return words.get(kind) or _("The match was started.")
+
+
+def setup_words(setup: dict | None) -> str:
+    """Players and options, as a line of the history says them."""
+    if not setup:
+        return ""
+    options = ", ".join(f"{k} {v}" for k, v in setup["options"].items() if k != "players")
+    return f"{', '.join(setup['players'])} · {options}"
+
+
+def line_words(match: Match, line: dict, field: str) -> str:
+    """A history line's entry (or what it replaced) in words."""
+    if line["kind"] == "setup":
+        return setup_words(line[field])
+    return entry_words(match, line[field], line["deal"]) if line["deal"] and line[field] else ""
+
+
+def entry_words(match: Match, entry, number: int | None) -> str:
+    """An entry as the sheet says it (who took what), for the history and the
+    side-by-side choice; the record's own form if the rules cannot say it now."""
+    if entry is None:
+        return ""
+    try:
+        rules = match.rules
+        deals = match.deals[: (number or len(match.deals) + 1) - 1]
+        standings = fold(Match(match.game, match.options, match.players, match.first_dealer, deals))
+        plan = standings.next or standings.rows[-1].plan
+        checked = rules.check({k: v for k, v in entry.items() if k != "play"}, plan)
+        return str(rules.describe(checked, plan))
+    except (EntryError, DealError, IndexError, AttributeError, TypeError, ValueError):
+        return json.dumps(entry, ensure_ascii=False)
+
+
+@bp.get("/m/<mid:match_id>/history")
+def history(match_id: str):
+    """Every change of the match with its time, in words; Undo on each that can
+    be taken back now (for its scorers)."""
+    stored = match_or_404(match_id)
+    lines = []
+    for line in reversed(store.history(db(), stored.id)):
+        lines.append(
+            {
+                **line,
+                "words": change_words(line),
+                "now": line_words(stored.match, line, "entry"),
+                "then": line_words(stored.match, line, "before"),
+            }
+        )
+    return render_template(
+        "history.html",
+        match_id=match_id,
+        match=stored.match,
+        title=title(stored.match),
+        lines=lines,
+        can_score=access.can_score(stored),
+        confirm=ConfirmForm(),
+    )
+
+
+@bp.post("/m/<mid:match_id>/undo/<int:event>")
+def undo(match_id: str, event: int):
+    stored = scored_or_403(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        change = store.undo(db(), stored.id, event, key=request.form.get("key") or None)
+    except DealError as e:
+        flash(_("Not undone: %(why)s", why=e.message))
+    except store.StoreError as e:
+        flash(_("Not undone: %(why)s.", why=e.message))
+    else:
+        remember_change(stored.pub, change)
+        flash(change_words({"kind": change.kind, "deal": change.number, "undoes": event}))
+    return redirect(
+        request.form.get("back") == "history"
+        and url_for(".history", match_id=match_id)
+        or url_for(".sheet", match_id=match_id)
+    )
+
+
+@bp.route("/m/<mid:match_id>/setup", methods=["GET", "POST"])
+def setup(match_id: str):
+    """Fix a player's name, or change an option that the stored deals allow (a
+    target, a fixed length): one change of the history, undone from there."""
+    stored = scored_or_403(match_id)
+    match = stored.match
+    cls = GAMES[match.game]
+    error = None
+    if request.method == "POST":
+        form = new_match_form(cls, request.form)
+        if form.validate():
+            try:
+                record = record_from_new_match(cls, form)
+                record["first_dealer"] = match.first_dealer  # the deal order stays
+                checked = load_match(record)
+                change = store.change_setup(
+                    db(),
+                    stored.id,
+                    checked.players,
+                    checked.options,
+                    key=request.form.get("key") or None,
+                )
+            except (EntryError, RecordError) as e:
+                error = e.message
+            except DealError as e:
+                error = _("Not changed: with these, %(why)s", why=e.message)
+            except store.StoreError as e:
+                error = _("Not changed: %(why)s.", why=e.message)
+            else:
+                remember_change(stored.pub, change)
+                flash(_("Players and options saved."))
+                return redirect(url_for(".sheet", match_id=match_id))
+        else:
+            error = form_problem(form)
+    else:
+        data = {f"name_{s}": name for s, name in enumerate(match.players)}
+        for o in cls.options:
+            value = match.options.get(o.key)
+            if o.kind == "map":
+                data.update({f"opt_{o.key}__{k}": v for k, v in (value or {}).items()})
+            else:
+                data[f"opt_{o.key}"] = value
+        form = new_match_form(cls, None)
+        form.process(data=data)
+    return render_template(
+        "new_match.html",
+        game=cls,
+        form=form,
+        error=error,
+        setup=True,
+        match_id=match_id,
+        seats=len(match.players),
+        min_seats=len(match.players),
+        key=new_key(),
+    ), (400 if error else 200)
+
+
+@bp.get("/m/<mid:match_id>/share")
+def share(match_id: str):
+    """Two links, each with its QR code drawn here as SVG (segno): one to watch,
+    one to score (it carries the edit key)."""
+    stored = scored_or_403(match_id)
+    watch = url_for(".sheet", match_id=stored.pub, _external=True)
+    score = url_for(".score_link", match_id=stored.pub, key=stored.edit_key, _external=True)
+    codes = {
+        name: segno.make(link, error="m").svg_data_uri(scale=5, border=2, dark="#000", light="#fff")
+        for name, link in (("watch", watch), ("score", score))
+    }
+    return render_template(
+        "share.html",
+        match_id=match_id,
+        match=stored.match,
+        title=title(stored.match),
+        watch=watch,
+        score=score,
+        codes=codes,
+    )
+
+
+@bp.post("/m/<mid:match_id>/restore")
+def restore_match(match_id: str):
+    """Out of the trash, for a browser that scores the match."""
+    try:
+        stored = store.get(db(), match_id, trash=True)
+    except store.NotFound:
+        abort(404)
+    access.require_scorer(stored)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        store.restore_match(db(), stored.id)
+    except store.NotFound as e:
+        flash(_("Not restored: %(why)s.", why=e.message))
+        return redirect(url_for(".home"))
+    flash(_("The match is back from the trash."))
+    return redirect(url_for(".sheet", match_id=match_id))
+
+
+@bp.get("/m/<mid:match_id>/score")
+def score_link(match_id: str):
+    """The score link: it carries the edit key once; this browser scores the
+    match from now on, and the clean address is shown."""
+    stored = match_or_404(match_id)
+    if not stored.key_is(request.args.get("key")):
+        access.refuse(
+            Forbidden,
+            _(
+                "This score link is not right (or no longer): ask a scorer "
+                "of the match for it again. With the match's address you "
+                "can watch."
+            ),
+        )
+    store.remember(db(), access.browser(), stored.id, "score")
+    flash(_("You score this match on this phone now."))
+    return redirect(url_for(".sheet", match_id=stored.pub))
+
+
+@bp.get("/m/<int:number>")
+def old_link(number: int):
+    """A match made before matches had an id nobody can guess: its old link."""
+    pub = store.legacy_pub(db(), number) if number < 2**62 else None
+    if pub is None:
+        abort(404)
+    return redirect(url_for(".sheet", match_id=pub), 301)
 
 
 STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
@@ -204,7 +496,7 @@ def new_key() -> str:
 
 
 def save_deal(
-    match_id: int, number: int | None, entry: dict, mark: str | None, key: str | None
+    match_id: str, number: int | None, entry: dict, mark: str | None, key: str | None
 ) -> store.Change:
     """Add the next deal or replace deal ``number`` as the page's ``mark`` has
     it, and flash what was done. Raises store.Stale, store.NotFound, DealError."""
@@ -216,6 +508,7 @@ def save_deal(
     else:
         change = store.edit_deal(db(), match_id, number, entry, mark=mark, key=key)
         flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=change.number))
+    remember_change(match_id, change)
     return change
 
 
@@ -229,19 +522,6 @@ def refusal(e: DealError, number: int | None) -> str:
         n=e.number,
         why=e.error.message,
     )
-
-
-def stale_words(e: store.Stale, number: int | None, now: store.Stored) -> str:
-    """What happened on another phone, and what the page, drawn again, offers."""
-    why = _("%(why)s: nothing was saved.", why=e.message[:1].upper() + e.message[1:])
-    if number is not None and e.number:
-        then = _("Your entry is below: saving it replaces deal %(n)s as it stands now.", n=e.number)
-    else:
-        then = _(
-            "Your entry is below as deal %(n)s, the next deal: save it, or go back to the sheet.",
-            n=len(now.deal_ids) + 1,
-        )
-    return f"{why} {then}"
 
 
 def render_deal(
@@ -260,7 +540,7 @@ def render_deal(
     rules, plan, entry = deal_plan(match, number)
     if plan is None:
         flash(_("The match is over: no more deals."))
-        return redirect(url_for(".sheet", match_id=stored.id))
+        return redirect(url_for(".sheet", match_id=stored.pub))
     names = match.players
     if formdata is None:
         fields = rules.entry_fields(plan, entry or {})
@@ -279,7 +559,7 @@ def render_deal(
             form = deal_form(fields, names, formdata=formdata)
     return render_template(
         "deal.html",
-        match_id=stored.id,
+        match_id=stored.pub,
         match=match,
         plan=plan,
         form=form,
@@ -291,6 +571,8 @@ def render_deal(
         game=GAMES[match.game],
         confirm=ConfirmForm(),
         delete_key=new_key(),
+        watch=url_for(".sheet", match_id=stored.pub, part="live"),
+        etag=f"{stored.pub}.{stored.version}.{get_locale()}.s",
     ), (status or (400 if error else 200))
 
 
@@ -302,7 +584,7 @@ def _deal_page(stored: store.Stored, number: int | None):
     rules, plan, _entry = deal_plan(match, number)
     if plan is None:
         flash(_("The match is over: no more deals."))
-        return redirect(url_for(".sheet", match_id=stored.id))
+        return redirect(url_for(".sheet", match_id=stored.pub))
     names = match.players
     formdata = request.form.copy()
     error = None
@@ -321,36 +603,113 @@ def _deal_page(stored: store.Stored, number: int | None):
                 stored, number, formdata=formdata, error=form_problem(form), keep_key=True
             )
         entry = entry_from_form(fields, names, form)
-        save_deal(stored.id, number, entry, form.expect.data, form.key.data or None)
-        return redirect(url_for(".sheet", match_id=stored.id))
+        save_deal(stored.pub, number, entry, form.expect.data, form.key.data or None)
+        return redirect(url_for(".sheet", match_id=stored.pub))
     except EntryError as e:
         error = e.message
     except DealError as e:
         error = refusal(e, number)
-    except store.Stale as e:  # the page is drawn again for the deal as it now stands
-        now = match_or_404(stored.id)
-        target = e.number if number is not None else None  # None: a new deal
-        return render_deal(
-            now, target, formdata=formdata, error=stale_words(e, number, now), status=409
-        )
+    except store.Stale as e:  # both entries side by side, and the choice
+        return conflict(match_or_404(stored.pub), e, number, entry)
     except store.NotFound as e:
         abort(404, e.message)
     return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
 
 
-@bp.route("/m/<int:match_id>/deal", methods=["GET", "POST"])
-def new_deal(match_id: int):
-    return _deal_page(match_or_404(match_id), None)
+def side(stored: store.Stored, number: int, entry) -> dict:
+    """One side of the choice: an entry as deal ``number`` would have it, in words,
+    with its points (or why it could not stand there)."""
+    match = stored.match
+    out = {"words": entry_words(match, entry, number), "points": None, "error": None}
+    try:
+        _deals, standings = checked_entry(
+            match, entry, number if number <= len(match.deals) else None
+        )
+        out["points"] = standings.rows[number - 1].score.points
+    except DealError as e:
+        out["error"] = e.message
+    return out
 
 
-@bp.route("/m/<int:match_id>/deal/<int:number>", methods=["GET", "POST"])
-def edit_deal(match_id: int, number: int):
-    return _deal_page(match_or_404(match_id), number)
+def conflict(now: store.Stored, e: store.Stale, number: int | None, entry: dict):
+    """A save that met another phone's change: the stored deal and this phone's
+    entry side by side, with the choice: keep the stored one, replace it with
+    mine, or save mine as the next deal. Nothing typed is lost."""
+    concerned = e.number  # the deal as it stands now (None: it was deleted)
+    stored_side = None
+    if concerned and concerned <= len(now.deal_ids):
+        stored_side = side(now, concerned, now.match.deals[concerned - 1])
+        saved = [
+            line["at"]
+            for line in store.history(db(), now.id)
+            if line["deal_id"] == now.deal_ids[concerned - 1]
+        ]
+        stored_side["at"] = saved[-1] if saved else now.created
+    mine_number = concerned or len(now.deal_ids) + 1
+    over = fold(now.match).next is None
+    return render_template(
+        "conflict.html",
+        match_id=now.pub,
+        match=now.match,
+        title=title(now.match),
+        why=_("%(why)s: nothing was saved yet.", why=e.message[:1].upper() + e.message[1:]),
+        number=concerned,
+        stored=stored_side,
+        mine=side(now, mine_number, entry),
+        entry=json.dumps(entry, ensure_ascii=False),
+        replace_mark=now.deal_mark(concerned) if stored_side else "",
+        next_mark=now.next_mark(),
+        next_number=len(now.deal_ids) + 1,
+        over=over,
+        key=new_key(),
+        confirm=ConfirmForm(),
+    ), 409
 
 
-@bp.post("/m/<int:match_id>/deal/<int:number>/delete")
-def delete_deal(match_id: int, number: int):
-    match_or_404(match_id)
+@bp.post("/m/<mid:match_id>/resolve")
+def resolve(match_id: str):
+    """The choice of the side-by-side page: replace deal N with mine, or save
+    mine as the next deal. (Keeping the stored one is a link to the sheet.)"""
+    stored = scored_or_403(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        entry = read_json(request.form.get("entry") or "")
+    except RecordError:
+        abort(400)
+    number = whole_number(request.form.get("number") or "")
+    replacing = request.form.get("action") == "replace" and number
+    try:
+        save_deal(
+            stored.pub,
+            number if replacing else None,
+            entry,
+            request.form.get("mark") or "",
+            request.form.get("key") or None,
+        )
+    except store.Stale as e:
+        return conflict(match_or_404(stored.pub), e, number if replacing else None, entry)
+    except DealError as e:
+        flash(_("Not saved: %(why)s", why=e.message))
+        return conflict(match_or_404(stored.pub), store.Stale(e.message, number), None, entry)
+    except store.NotFound:
+        abort(404)
+    return redirect(url_for(".sheet", match_id=stored.pub))
+
+
+@bp.route("/m/<mid:match_id>/deal", methods=["GET", "POST"])
+def new_deal(match_id: str):
+    return _deal_page(scored_or_403(match_id), None)
+
+
+@bp.route("/m/<mid:match_id>/deal/<int:number>", methods=["GET", "POST"])
+def edit_deal(match_id: str, number: int):
+    return _deal_page(scored_or_403(match_id), number)
+
+
+@bp.post("/m/<mid:match_id>/deal/<int:number>/delete")
+def delete_deal(match_id: str, number: int):
+    scored_or_403(match_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
     try:
@@ -364,17 +723,32 @@ def delete_deal(match_id: int, number: int):
     except DealError as e:
         flash(_("Deal %(n)s cannot be deleted: %(why)s", n=number, why=e.message))
     except store.Stale as e:
+        now = match_or_404(match_id)
+        if e.number and e.number <= len(now.deal_ids):  # changed meanwhile: show it, ask again
+            return render_template(
+                "delete_again.html",
+                match_id=match_id,
+                match=now.match,
+                title=title(now.match),
+                why=_("%(why)s: nothing was deleted.", why=e.message[:1].upper() + e.message[1:]),
+                number=e.number,
+                stored=side(now, e.number, now.match.deals[e.number - 1]),
+                mark=now.deal_mark(e.number),
+                key=new_key(),
+                confirm=ConfirmForm(),
+            ), 409
         flash(_("Nothing deleted: %(why)s.", why=e.message))
     except store.NotFound as e:
         flash(_("Nothing deleted: %(why)s.", why=e.message))
     else:
+        remember_change(match_id, change)
         flash(_("Deal %(n)s deleted; the totals after it re-flowed.", n=change.number))
     return redirect(url_for(".sheet", match_id=match_id))
 
 
-@bp.post("/m/<int:match_id>/delete")
-def delete_match(match_id: int):
-    match_or_404(match_id)
+@bp.post("/m/<mid:match_id>/delete")
+def delete_match(match_id: str):
+    scored_or_403(match_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
     try:
@@ -385,19 +759,19 @@ def delete_match(match_id: int):
     return redirect(url_for(".home"))
 
 
-@bp.post("/m/<int:match_id>/rematch")
-def rematch(match_id: int):
-    match = match_or_404(match_id).match
+@bp.post("/m/<mid:match_id>/rematch")
+def rematch(match_id: str):
+    match = scored_or_403(match_id).match
     if not ConfirmForm().validate_on_submit():
         abort(400)
     new = Match(match.game, dict(match.options), list(match.players), match.first_dealer, [])
-    new_id = store.create(db(), new, kind="rematch")
+    new_id = store.create(db(), new, kind="rematch", browser=access.browser()).pub
     flash(_("Rematch: same seats and options."))
     return redirect(url_for(".sheet", match_id=new_id))
 
 
-@bp.get("/m/<int:match_id>/export.csv")
-def export_csv(match_id: int):
+@bp.get("/m/<mid:match_id>/export.csv")
+def export_csv(match_id: str):
     """One row per deal and player, then each player's total and place."""
     match = match_or_404(match_id).match
     return Response(
@@ -405,8 +779,8 @@ def export_csv(match_id: int):
     )
 
 
-@bp.get("/m/<int:match_id>/sheet.csv")
-def export_sheet(match_id: int):
+@bp.get("/m/<mid:match_id>/sheet.csv")
+def export_sheet(match_id: str):
     """The sheet as a table: one row per deal, each player's points and running total."""
     match = match_or_404(match_id).match
     return Response(
@@ -414,8 +788,8 @@ def export_sheet(match_id: int):
     )
 
 
-@bp.get("/m/<int:match_id>/record.json")
-def export_record(match_id: int):
+@bp.get("/m/<mid:match_id>/record.json")
+def export_record(match_id: str):
     match = match_or_404(match_id).match
     body = json.dumps(dump(match, match_id=match_id), ensure_ascii=False, separators=(",", ":"))
     return Response(
@@ -439,6 +813,6 @@ def import_record():
         error = e.message
     if error:
         return _home(import_error=_("Nothing imported: %(why)s", why=error)), 400
-    match_id = store.create(db(), match, kind="import")
+    match_id = store.create(db(), match, kind="import", browser=access.browser()).pub
     flash(_("Imported as a new match."))
     return redirect(url_for(".sheet", match_id=match_id))

@@ -27,7 +27,16 @@ from ..i18n import L_, _, ngettext
 from ..match import DealError
 from ..record import RecordError, read_json
 from .forms import entry_from_form, form_problem, options, whole_number
-from .matches import deal_plan, match_or_404, new_key, page_mark, refusal, save_deal, settle, title
+from .matches import (
+    deal_plan,
+    new_key,
+    page_mark,
+    refusal,
+    save_deal,
+    scored_or_403,
+    settle,
+    title,
+)
 
 bp = Blueprint("play", __name__)
 
@@ -113,9 +122,9 @@ def _score(rules, plan, entry: dict | None):
         return None
 
 
-@bp.route("/m/<int:match_id>/check", methods=["GET", "POST"])
-def check_deal(match_id: int):
-    stored_match = match_or_404(match_id)
+@bp.route("/m/<mid:match_id>/check", methods=["GET", "POST"])
+def check_deal(match_id: str):
+    stored_match = scored_or_403(match_id)
     match = stored_match.match
     number = _deal_number(request.values.get("deal"))
     rules, plan, stored = deal_plan(match, number)

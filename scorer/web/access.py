@@ -1,0 +1,107 @@
+"""Who may change a match: its scorers.
+
+A browser is known by a long-lived random cookie. The browser that creates a
+match scores it; another browser becomes a scorer by opening the match's score
+link once (it carries the edit key, which is checked and then left out of the
+address). Anyone with the match's id may watch. The API asks for the edit key
+itself on every write (``Authorization: Bearer <edit_key>``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Flask, g, request
+from werkzeug.exceptions import Forbidden, Unauthorized
+
+from .. import store
+from ..i18n import _
+from ..store import get_db as db
+
+COOKIE = "scorer_browser"
+COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
+WELL_FORMED = re.compile(r"[A-Za-z0-9_-]{22,64}")
+
+
+def browser() -> str:
+    """This browser's id: from its cookie, or a new one (set on the answer)."""
+    if "browser" not in g:
+        given = request.cookies.get(COOKIE, "")
+        if WELL_FORMED.fullmatch(given):
+            g.browser = given
+        else:
+            g.browser = store.secrets.token_urlsafe(24)
+            g.new_browser = True
+    return g.browser
+
+
+def known() -> str:
+    """This browser's id if it has one already ("" if not: it has seen nothing)."""
+    given = request.cookies.get(COOKIE, "")
+    return given if WELL_FORMED.fullmatch(given) else ""
+
+
+def role(stored: store.Stored) -> str | None:
+    """ "score", "watch" or None: what this browser is to the match."""
+    return store.role_of(db(), known(), stored.id)
+
+
+def can_score(stored: store.Stored) -> bool:
+    return role(stored) == "score"
+
+
+def require_scorer(stored: store.Stored) -> None:
+    """The 403 page for a browser that does not score this match."""
+    if not can_score(stored):
+        refuse(
+            Forbidden,
+            _(
+                "Only the match's scorers can change it. Ask one of them for the "
+                "score link (Share on the sheet); with this one you can watch."
+            ),
+        )
+
+
+def watched(stored: store.Stored) -> None:
+    """Remember that this browser has seen the match (the home page lists it)."""
+    store.remember(db(), browser(), stored.id, "watch")
+
+
+def bearer() -> str | None:
+    header = request.headers.get("Authorization", "")
+    scheme, _sp, token = header.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" and token.strip() else None
+
+
+def require_key(stored: store.Stored) -> None:
+    """API writes: no key 401, a wrong one 403."""
+    key = bearer()
+    if key is None:
+        refuse(
+            Unauthorized,
+            _("this write needs the match's edit key: Authorization: Bearer <edit_key>"),
+        )
+    if not stored.key_is(key):
+        refuse(Forbidden, _("that is not this match's edit key"))
+
+
+def refuse(kind, message) -> None:
+    """Stop with a 401 or 403 that says why (the error pages show ``scorer_message``)."""
+    e = kind()
+    e.scorer_message = message
+    raise e
+
+
+def init_app(app: Flask) -> None:
+    @app.after_request
+    def set_browser_cookie(response):
+        if g.get("new_browser"):
+            response.set_cookie(
+                COOKIE,
+                g.browser,
+                max_age=COOKIE_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=request.is_secure,
+            )
+        return response

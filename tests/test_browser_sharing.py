@@ -1,0 +1,77 @@
+"""Three phones on one Black Maria match (Playwright, 390x844, touch): A scores,
+B watches (its sheet shows A's deal within 3 s, no reload), C scores too and
+meets the side-by-side choice; C's "save mine as the next deal" keeps both."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_browser import SHOTS, go, tap_owner
+
+pytestmark = pytest.mark.browser
+
+
+def fill_deal(page, hearts, qs, ks, as_):
+    for s, h in enumerate(hearts):
+        page.fill(f"#hearts__{s}", str(h))
+    for card, seat in (("QS", qs), ("KS", ks), ("AS", as_)):
+        tap_owner(page, card, seat)
+
+
+def test_three_phones_one_match(browser, browser_context_args, live_server):
+    a, b, c = (browser.new_context(**browser_context_args).new_page() for _ in range(3))
+    a.goto(live_server + "/new/black_maria")
+    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
+        a.fill(f"#name_{s}", name)
+    go(a, a.get_by_role("button", name="Start the match"))
+    sheet = a.url
+    assert re.search(r"/m/[A-Za-z0-9_-]{12}$", sheet)
+
+    # A shares: a watch link for B, a score link for C
+    go(a, a.get_by_role("link", name=re.compile("^Share")))
+    assert a.locator("img.qr").count() == 2
+    a.screenshot(path=str(SHOTS / "share-phone.png"), full_page=True)
+    watch = a.locator(".share a").first.get_attribute("href")
+    score = a.locator("details .link a").get_attribute("href")
+    assert watch == sheet and "key=" in score
+
+    b.goto(watch)
+    assert b.get_by_text("You are watching").is_visible()
+    assert b.get_by_role("link", name=re.compile("^Enter deal")).count() == 0
+    navigations = []
+    b.on("framenavigated", lambda frame: navigations.append(frame.url))
+
+    c.goto(score)
+    assert c.url == sheet  # the key is not left in the address
+    # A and C both open deal 1
+    a.goto(sheet)
+    go(a, a.get_by_role("link", name=re.compile(r"^Enter deal 1")))
+    go(c, c.get_by_role("link", name=re.compile(r"^Enter deal 1")))
+
+    fill_deal(a, [4, 6, 3], 0, 1, 1)  # 17, 23, 3
+    go(a, a.get_by_role("button", name="Save deal 1"))
+    # B's sheet follows within 3 seconds, without a reload
+    expect(b.locator("table.deals tbody tr")).to_have_count(1, timeout=3000)
+    assert [int(t) for t in b.locator(".totals .points").all_inner_texts()] == [17, 23, 3]
+    assert navigations == []
+
+    # C saves other numbers as deal 1: both shown side by side, and the choice
+    fill_deal(c, [0, 5, 8], 2, 2, 0)  # 7, 5, 31
+    go(c, c.get_by_role("button", name="Save deal 1"))
+    assert c.get_by_role("heading", name="Deal 1: two entries").is_visible()
+    assert c.locator(".side").count() == 2
+    c.screenshot(path=str(SHOTS / "choice-phone.png"), full_page=True)
+    go(c, c.get_by_role("button", name="Save mine as deal 2, the next deal"))
+    assert [int(t) for t in c.locator(".totals .points").all_inner_texts()] == [24, 28, 34]
+    expect(b.locator("table.deals tbody tr")).to_have_count(2, timeout=3000)
+    assert navigations == []
+
+    # the history, and undo from there
+    go(a, a.get_by_role("link", name="History and undo"))
+    assert a.get_by_text("Deal 2 saved.").is_visible()
+    a.screenshot(path=str(SHOTS / "history-phone.png"), full_page=True)
+    for page in (a, b, c):
+        page.context.close()
