@@ -24,8 +24,8 @@ SHORT_FIT = {2: 12, 3: 8, 4: 5, 5: 4, 6: 4}
 
 def short_names(names: list[str], most: int | None = None) -> list[str]:
     """Distinct short forms of the players' names for narrow columns: a name of at
-    most ``most`` characters as it is, else its first ``most`` characters, longer
-    where another name starts the same way ("Marek", "Maria" → "Mare", "Mari") or
+    most ``most`` characters (one more from 5 on) as it is, else its first ``most``
+    characters, longer where another name starts the same way ("Marek", "Maria" → "Mare", "Mari") or
     with the initials of its later words ("Anna Nowak", "Anna Kowalska" → "AnN",
     "AnK"); names still alike get their seat number."""
     most = most or SHORT_FIT.get(len(names), 4)
@@ -34,7 +34,10 @@ def short_names(names: list[str], most: int | None = None) -> list[str]:
     for s, name in enumerate(clean):
         others = [o for t, o in enumerate(clean) if t != s]
         short = name
-        for k in range(min(most, len(name)), len(name) + 1):
+        # one letter more than "most" is no wider than most letters and an ellipsis
+        whole = most + 1 if most >= 5 else most
+        start = len(name) if len(name) <= whole else most
+        for k in range(start, len(name) + 1):
             prefix = name[:k]
             if prefix.endswith(" ") or any(o.startswith(prefix) and o != name for o in others):
                 continue
