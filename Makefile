@@ -11,7 +11,7 @@ TRANSLATIONS := scorer/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run dev test format chromium setup bench soak clean screenshots catalogs
+.PHONY: run dev test format chromium setup bench soak clean screenshots catalogs icons
 
 setup: $(STAMP) instance $(COMPILED)
 
@@ -59,6 +59,10 @@ format: setup
 # Refresh the README's phone screenshots (docs/*.png) from the browser tests.
 screenshots: setup chromium
 	SCORER_SHOTS=$(CURDIR)/docs $(BIN)/python -m pytest -m browser
+
+# Redraw static/'s PNG icons (manifest, Apple touch icon) from icon.svg and icon-maskable.svg.
+icons: setup chromium
+	$(BIN)/python tools/icons.py
 
 # Not part of make test: minutes of kill -9 while a client writes (bench/soak.py).
 soak: setup

@@ -63,7 +63,7 @@ def test_a_turned_up_jack_is_out_of_play():
     deal_null = {**deal, "taken_by": {**deal["taken_by"], "JH": None}}
     assert computed([deal_null])["per_deal"] == [[3, 4, 4]]
     match, standings = load(record([deal]))
-    assert standings.rows[0].score.tag == "♥"
+    assert standings.rows[0].score.tag == "J♥"  # the turned jack named, not only its suit
 
 
 def test_spade_jack_turned_up():

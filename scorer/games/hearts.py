@@ -77,6 +77,7 @@ class HeartsFamily(Game):
     higher_wins = False
     removed: dict[int, tuple[str, ...]] = {}
     moon_possible = True
+    mark_legend = L_("☾ shot the moon")
 
     # --- the pack -------------------------------------------------------
     @cached_property
@@ -266,6 +267,7 @@ class HeartsFamily(Game):
             points[s] += value
             lines[s].append(display(c))
         note = ""
+        marks = [""] * n
         shooter = self.shooter(entry)
         if shooter is not None:
             value = sum(self.heart_value(c) for c in self.hearts_in_play) + cards["QS"]
@@ -275,12 +277,13 @@ class HeartsFamily(Game):
                 points = [-value if s == shooter else 0 for s in range(n)]
             note = _("%(name)s shot the moon", name=self.names[shooter])
             lines[shooter].append(_("the moon"))
+            marks[shooter] = "☾"
         if "JD" in cards:
             s = entry["taken_by"]["JD"]
             points[s] += cards["JD"]
             lines[s].append(display("JD"))
         text = score_lines(lines, points)
-        return Score(points, text, note)
+        return Score(points, text, note, marks=marks)
 
     def shooter(self, entry: dict) -> int | None:
         if not self.moon_possible or self.opts.get("moon", "off") == "off":
@@ -434,6 +437,7 @@ class BlackMaria(HeartsFamily):
     )
     removed = {3: ("2C",), 4: (), 5: ("2C", "2D"), 6: ("2S", "2H", "2D", "2C")}
     moon_possible = False
+    mark_legend = ""
     options = (
         Option(
             "scoring",

@@ -162,7 +162,11 @@ class Knaves(Game):
         text = score_lines(lines, points)
         turn_up = entry.get("turn_up")
         note = _("%(card)s turned up", card=display(turn_up)) if turn_up else ""
-        return Score(points, text, note, tag=SYMBOLS[suit_of(turn_up)] if turn_up else "")
+        # the trump suit beside the deal number; a turned jack (out of play) in full
+        tag = ""
+        if turn_up:
+            tag = display(turn_up) if turn_up in JACKS else SYMBOLS[suit_of(turn_up)]
+        return Score(points, text, note, tag=tag)
 
     # --- the engine: the card left after the deal is turned up for trump ------------
     def engine_pack(self) -> tuple[str, ...]:

@@ -43,6 +43,7 @@ class Polignac(Game):
     decisions = ("capot",)
     higher_wins = False
     source = L_("named in the Polish card-game book; the rules from Boussac (1896) and Wikipedia")
+    mark_legend = L_("✓ made a capot · ✗ declared a capot and did not make it")
     options = (
         Option(
             "sevens",
@@ -222,7 +223,11 @@ class Polignac(Game):
                 for o in range(n)
             ]
             return Score(
-                points, text, _("%(name)s made a capot", name=self.names[s]), tag=_("capot")
+                points,
+                text,
+                _("%(name)s made a capot", name=self.names[s]),
+                tag=_("capot"),
+                marks=["✓" if o == s else "" for o in range(n)],
             )
         points = [0] * n
         lines: list[list[str]] = [[] for _s in range(n)]
@@ -231,14 +236,16 @@ class Polignac(Game):
             points[s] += value
             lines[s].append(display(jack))
         note = tag = ""
+        marks = [""] * n
         if capot:
             s = capot["seat"]
             points[s] += CAPOT
             lines[s].append(_("failed capot"))
             note = _("%(name)s's capot failed", name=self.names[s])
             tag = _("capot ✗")
+            marks[s] = "✗"
         text = score_lines(lines, points)
-        return Score(points, text, note, tag)
+        return Score(points, text, note, tag, marks)
 
     # --- the engine: K Q J A 10 9 8 7, no trumps; play goes the way of the deal -----
     def engine_pack(self) -> tuple[str, ...]:

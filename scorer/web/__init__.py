@@ -17,6 +17,42 @@ from .forms import field_id
 db = store.get_db  # the pages' short name for the request's connection
 
 
+# How many characters of a name fit a deals-table column on a 320 px phone, by
+# the number of players (the # column and the padding taken off).
+SHORT_FIT = {2: 12, 3: 8, 4: 5, 5: 4, 6: 4}
+
+
+def short_names(names: list[str], most: int | None = None) -> list[str]:
+    """Distinct short forms of the players' names for narrow columns: a name of at
+    most ``most`` characters (one more from 5 on) as it is, else its first ``most``
+    characters, longer where another name starts the same way ("Marek", "Maria" → "Mare", "Mari") or
+    with the initials of its later words ("Anna Nowak", "Anna Kowalska" → "AnN",
+    "AnK"); names still alike get their seat number."""
+    most = most or SHORT_FIT.get(len(names), 4)
+    clean = [" ".join(n.split()) for n in names]
+    out = []
+    for s, name in enumerate(clean):
+        others = [o for t, o in enumerate(clean) if t != s]
+        short = name
+        # one letter more than "most" is no wider than most letters and an ellipsis
+        whole = most + 1 if most >= 5 else most
+        start = len(name) if len(name) <= whole else most
+        for k in range(start, len(name) + 1):
+            prefix = name[:k]
+            if prefix.endswith(" ") or any(o.startswith(prefix) and o != name for o in others):
+                continue
+            short = prefix
+            break
+        words = name.split(" ")
+        if len(short) > most and len(words) > 1:  # "Anna Nowak", "Anna Kowalska": "AnN", "AnK"
+            initials = "".join(w[0] for w in words[1:])
+            short = words[0][: max(1, most - len(initials))] + initials
+        out.append(short)
+    if len(set(out)) < len(out):  # the same name twice: the seat tells them apart
+        out = [f"{short}{s + 1}" if out.count(short) > 1 else short for s, short in enumerate(out)]
+    return out
+
+
 def wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -43,6 +79,8 @@ def register(app: Flask) -> None:
             "field_id": field_id,
             "chart": chart,
         }
+
+    app.add_template_filter(short_names)
 
     @app.template_filter("seats")
     def seats_filter(seats, names):

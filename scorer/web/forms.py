@@ -330,6 +330,9 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
                         ),
                         f.name,
                     )
+            elif f.total is not None and blanks and sum(v or 0 for v in values) == f.total:
+                for s in blanks:  # the counts given already make the total: 0 for the rest
+                    values[s] = 0
             elif blanks and not (f.optional and len(blanks) == n):
                 raise EntryError(
                     _(

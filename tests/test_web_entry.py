@@ -1,0 +1,131 @@
+"""Entry without JavaScript: the counts the app fills in, and the marks the deals
+table shows for a moon, a turned jack and a capot. Figures worked by hand from RULES.md."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from .test_web import deal_form, new_bm, stored, text
+
+HEARTS = {
+    "name_0": "Ala",
+    "name_1": "Bartek",
+    "name_2": "Celina",
+    "name_3": "Darek",
+    "first_dealer": "0",
+    "opt_scoring": "standard",
+    "opt_moon": "others",
+}
+
+
+def create(client, record) -> int:
+    r = client.post("/api/matches", json=record)
+    assert r.status_code == 201, r.get_json()
+    return r.get_json()["id"]
+
+
+def deals_table(client, mid) -> str:
+    page = text(client.get(f"/m/{mid}"))
+    return page[page.index('<table class="deals">') : page.index("</table>")]
+
+
+@pytest.mark.parametrize(
+    "hearts, stored_hearts",
+    [
+        ([13, None, None], [13, 0, 0]),  # 13 to one player: 0 for the others
+        ([None, 13, None], [0, 13, 0]),
+        ([9, 4, None], [9, 4, 0]),  # the one left blank: 13 - 9 - 4 = 0
+        ([9, None, 4], [9, 0, 4]),
+        ([4, 6, None], [4, 6, 3]),  # 13 - 4 - 6 = 3
+    ],
+)
+def test_blank_counts_the_app_can_tell_are_filled_in(client, app, hearts, stored_hearts):
+    mid = new_bm(client)
+    r = client.post(f"/m/{mid}/deal", data=deal_form(hearts, 2, 2, 2, expect=0))
+    assert r.status_code == 302, text(r)
+    assert stored(app, mid).deals[0]["hearts"] == stored_hearts
+
+
+def test_two_blanks_short_of_the_total_are_still_asked_for(client, app):
+    mid = new_bm(client)
+    r = client.post(f"/m/{mid}/deal", data=deal_form([12, None, None], 0, 1, 1, expect=0))
+    assert r.status_code == 400
+    assert "fill in a number for Bartek" in text(r)
+    assert stored(app, mid).deals == []
+
+
+def test_a_moon_typed_as_one_count_is_saved_and_marked(client, app):
+    r = client.post("/new/hearts", data=HEARTS)
+    mid = r.headers["Location"].rsplit("/", 1)[1]
+    # Ala took all 13 hearts and Q♠; the others are left blank: a moon under "others"
+    data = {"hearts__0": "13", "hearts__1": "", "hearts__2": "", "hearts__3": ""}
+    r = client.post(f"/m/{mid}/deal", data={**data, "taken_by_QS": "0", "expect": "0"})
+    assert r.status_code == 302, text(r)
+    assert stored(app, mid).deals[0] == {"hearts": [13, 0, 0, 0], "taken_by": {"QS": 0}}
+    table = deals_table(client, mid)
+    cells = re.findall(r"<td>(.*?)</td>", table)
+    assert '<span class="mark">☾</span>' in cells[0]  # Ala's cell
+    assert all("☾" not in c for c in cells[1:])
+    assert re.findall(r'class="run">(\d+)<', table) == ["0", "26", "26", "26"]
+    assert "☾ shot the moon" in text(client.get(f"/m/{mid}"))
+
+
+def test_no_moon_no_legend(client):
+    mid = create(
+        client,
+        {
+            "game": "hearts",
+            "players": ["A", "B", "C", "D"],
+            "deals": [{"hearts": [4, 3, 3, 3], "taken_by": {"QS": 1}}],
+        },
+    )
+    page = text(client.get(f"/m/{mid}"))
+    assert "☾" not in page
+
+
+def test_a_turned_jack_is_named_beside_the_deal_number(client):
+    # RULES.md: J♥ turned up is out of play; the other jacks are taken as usual
+    mid = create(
+        client,
+        {
+            "game": "knaves",
+            "players": ["A", "B", "C"],
+            "deals": [
+                {"tricks": [7, 6, 4], "turn_up": "JH", "taken_by": {"JD": 1, "JC": 2, "JS": 1}},
+                {
+                    "tricks": [7, 6, 4],
+                    "turn_up": "9S",
+                    "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1},
+                },
+            ],
+        },
+    )
+    tags = re.findall(r'<small class="tag">(.*?)</small>', deals_table(client, mid))
+    assert tags == ["J♥", "♠"]
+
+
+def test_a_capot_is_marked_on_its_declarer(client):
+    # deal 1: A declared and made a capot: A 0, others 5 each; deal 2: B's failed
+    mid = create(
+        client,
+        {
+            "game": "polignac",
+            "players": ["A", "B", "C", "D"],
+            "options": {"capot": True},
+            "deals": [
+                {"capot": {"seat": 0, "made": True}},
+                {
+                    "capot": {"seat": 1, "made": False},
+                    "taken_by": {"JS": 1, "JC": 2, "JH": 2, "JD": 3},
+                },
+            ],
+        },
+    )
+    rows = re.findall(r"<tr>(.*?)</tr>", deals_table(client, mid), re.S)[1:]
+    first = re.findall(r"<td>(.*?)</td>", rows[0])
+    second = re.findall(r"<td>(.*?)</td>", rows[1])
+    assert '<span class="mark">✓</span>' in first[0] and "mark" not in "".join(first[1:])
+    assert '<span class="mark">✗</span>' in second[1]
+    assert "made a capot" in text(client.get(f"/m/{mid}"))
