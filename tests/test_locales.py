@@ -16,13 +16,14 @@ import csv
 import io
 import random
 import re
+from datetime import datetime
 from functools import cache
 from html.parser import HTMLParser
 
 import pytest
 from babel.messages.pofile import read_po
 
-from scorer import catalogs
+from scorer import catalogs, store
 from scorer.cards import display, parse
 from scorer.engine import RANDOM, play_match
 from scorer.games import GAMES
@@ -510,3 +511,23 @@ def test_the_trick_page_reads_table_letters_and_answers_in_them(client):
         "/trick", query_string={"game": "hearts", "cards": "dS ks 2s 10s"}, headers=HEADERS["pl"]
     )
     assert "K♠" in r.get_data(as_text=True)
+
+
+def test_times_in_the_history_follow_the_page_s_language(client):
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    with client.application.app_context():
+        at = store.history(store.get_db(), mid)[0]["at"]
+    moment = datetime.fromisoformat(at)
+    for lang, month in (("en", moment.strftime("%b")), ("pl", None), ("ru", None)):
+        page = client.get(f"/m/{mid}/history", headers={"Accept-Language": lang}).get_data(
+            as_text=True
+        )
+        shown = re.search(r'<time datetime="[^"]+">([^<]+)</time>', page).group(1)
+        assert str(moment.year) in shown and "T" not in shown and "+00:00" not in shown
+        if month:
+            assert month in shown  # "Nov 30, 2026, 6:37:33 AM"
+    pl = client.get(f"/m/{mid}/history", headers={"Accept-Language": "pl"}).get_data(as_text=True)
+    en = client.get(f"/m/{mid}/history", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert re.search(r"<time[^>]*>([^<]+)<", pl).group(1) != re.search(
+        r"<time[^>]*>([^<]+)<", en
+    ).group(1)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import Flask, Response, jsonify, render_template, request
+from flask_babel import format_datetime
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
 
@@ -81,6 +84,17 @@ def register(app: Flask) -> None:
         }
 
     app.add_template_filter(short_names)
+
+    @app.template_filter("when")
+    def when_filter(stamp: str | None) -> str:
+        """A stored time (ISO 8601, UTC) as the page's locale writes a date and time."""
+        if not stamp:
+            return ""
+        try:
+            moment = datetime.fromisoformat(stamp)
+        except ValueError:
+            return stamp
+        return format_datetime(moment, "medium")
 
     @app.template_filter("seats")
     def seats_filter(seats, names):
