@@ -74,7 +74,7 @@ def update() -> None:
             POT.write_bytes(fresh.read_bytes())  # else its date stays: no change to merge
     _pybabel("update", "-i", str(POT), "-d", str(TRANSLATIONS), "--no-wrap", "--ignore-obsolete")
     for lang in languages():
-        _tidy(catalog_path(lang))
+        _tidy(catalog_path(lang), source=lang == SOURCE)
 
 
 def _undated(path: Path) -> list[str]:
@@ -85,15 +85,20 @@ def _undated(path: Path) -> list[str]:
     ]
 
 
-def _tidy(path: Path) -> None:
-    """A fuzzy mark on a message nobody translated says nothing: off with it."""
+def _tidy(path: Path, source: bool = False) -> None:
+    """A fuzzy mark on a message nobody translated says nothing: off with it. The
+    source language's catalog says each message as it is (so that no tool takes
+    it for untranslated)."""
     with open(path, "rb") as f:
         catalog = read_po(f)
     marked = [m for m in catalog if m.id and m.fuzzy and not _translated(m)]
-    if not marked:
+    plain = [m for m in catalog if m.id and source and not _translated(m)]
+    if not marked and not plain:
         return
     for m in marked:
         m.flags.discard("fuzzy")
+    for m in plain:
+        m.string = tuple(m.id) if m.pluralizable else m.id
     with open(path, "wb") as f:
         write_po(f, catalog, width=0, ignore_obsolete=True)
 

@@ -22,6 +22,7 @@ the browser's Accept-Language, else English, among :data:`LANGUAGES`.
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
@@ -70,13 +71,14 @@ def _param(value: Any, t, locale, html: bool) -> Any:
     return value
 
 
-class Text:
+class Text(ABC):
     """A message to be translated when drawn (see the module's doc)."""
 
     __slots__ = ()
 
+    @abstractmethod
     def _draw(self, t, locale, html: bool = False) -> str:
-        raise NotImplementedError
+        """The text in the translations ``t`` and ``locale`` (escaped for ``html``)."""
 
     def __str__(self) -> str:
         t, locale = _now()
