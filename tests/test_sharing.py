@@ -431,3 +431,22 @@ def test_fix_a_name_and_change_an_option_each_a_change_undone_from_the_history(p
     assert rename["undoable"]  # the names and options are as it left them
     assert a.post(f"/m/{mid}/undo/{rename['id']}").status_code == 302  # the rename undone
     assert a.get(f"/api/matches/{mid}").get_json()["players"] == ["Ala", "Bartek", "Celina"]
+
+
+def test_a_double_tap_on_undo_undoes_once(phones):
+    a, _b, _c = phones
+    mid = made_by(a)
+    save(a, mid, D1)
+    save(a, mid, D2)
+    sheet = text(a.get(f"/m/{mid}"))
+    url = re.search(r'class="undo" action="([^"]+)"', sheet).group(1)
+    key = re.search(
+        r'class="undo"[^>]*>\s*<input[^>]*csrf[^>]*><input type="hidden" name="key" '
+        r'value="([^"]+)"',
+        sheet,
+    )
+    key = key.group(1) if key else re.search(r'name="key" value="([^"]+)"', sheet).group(1)
+    first = a.post(url, data={"key": key}, follow_redirects=True)
+    again = a.post(url, data={"key": key}, follow_redirects=True)
+    assert "Deal 2 deleted (an undo)." in text(first) and "Deal 2 deleted (an undo)." in text(again)
+    assert totals(a, mid) == [17, 23, 3]  # deal 2 undone once; deal 1 stands

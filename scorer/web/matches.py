@@ -199,7 +199,9 @@ def last_change(stored: store.Stored) -> dict | None:
         return None
     for line in reversed(store.history(db(), stored.id)):
         if line["id"] == event_id:
-            return {"event": event_id, "words": change_words(line)} if line["undoable"] else None
+            if not line["undoable"]:
+                return None
+            return {"event": event_id, "words": change_words(line), "key": new_key()}
     return None
 
 
@@ -277,6 +279,7 @@ def history(match_id: str):
             {
                 **line,
                 "words": change_words(line),
+                "key": new_key(),  # a second tap on its Undo repeats, not redoes
                 "now": line_words(stored.match, line, "entry"),
                 "then": line_words(stored.match, line, "before"),
             }
