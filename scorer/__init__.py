@@ -53,9 +53,13 @@ def _secret_key(instance: Path) -> str:
 
 
 class AsciiIntConverter(IntegerConverter):
-    """``<int:n>`` in a route matches ASCII digits only (not "１" or "²")."""
+    """``<int:n>`` in a route matches ASCII digits only (not "１" or "²"), and a
+    number SQLite can hold (a longer one is no address: 404, never a 500)."""
 
     regex = r"[0-9]+"
+
+    def __init__(self, url_map, fixed_digits=0, min=None, max=2**62, signed=False):
+        super().__init__(url_map, fixed_digits, min, max, signed)
 
 
 class MatchIdConverter(BaseConverter):

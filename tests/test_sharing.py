@@ -450,3 +450,12 @@ def test_a_double_tap_on_undo_undoes_once(phones):
     again = a.post(url, data={"key": key}, follow_redirects=True)
     assert "Deal 2 deleted (an undo)." in text(first) and "Deal 2 deleted (an undo)." in text(again)
     assert totals(a, mid) == [17, 23, 3]  # deal 2 undone once; deal 1 stands
+
+
+def test_numbers_too_long_for_the_database_are_no_address(phones):
+    a, _b, _c = phones
+    mid = made_by(a)
+    huge = "9" * 20
+    for url in [f"/m/{mid}/undo/{huge}", f"/m/{mid}/deal/{huge}/delete", f"/m/{mid}/deal/{huge}"]:
+        assert a.post(url, data={}).status_code == 404, url
+    assert a.get(f"/m/{huge}").status_code == 404

@@ -436,7 +436,7 @@ def score_link(match_id: str):
 @bp.get("/m/<int:number>")
 def old_link(number: int):
     """A match made before matches had an id nobody can guess: its old link."""
-    pub = store.legacy_pub(db(), number) if number < 2**62 else None
+    pub = store.legacy_pub(db(), number)
     if pub is None:
         abort(404)
     return redirect(url_for(".sheet", match_id=pub), 301)
