@@ -202,6 +202,13 @@ def get(db: Database, ref: int | str, trash: bool = False) -> Stored:
     return _stored(db, _match_row(db, ref, trash))
 
 
+def standings(db: Database, stored: Stored) -> Standings:
+    """The standings of a stored match: what the sheet, the API read and the
+    exports draw. Raises DealError for a stored deal these rules can no longer
+    read."""
+    return fold(stored.match)
+
+
 def legacy_pub(db: Database, number: int) -> str | None:
     """The public id of a match made before matches had one, by its old number
     (its old link still works); None for any other number."""

@@ -103,7 +103,12 @@ def create_match():
 @bp.get("/matches/<mid:match_id>")
 def get_match(match_id: str):
     stored = match_or_404(match_id)
-    response = with_etag(jsonify(dump(stored.match, match_id=match_id)), match_id, stored.version)
+    try:
+        standings = store.standings(db(), stored)
+    except DealError:
+        standings = None  # dump leaves the computed block out; the deals are given
+    record = dump(stored.match, standings, match_id)
+    response = with_etag(jsonify(record), match_id, stored.version)
     return response.make_conditional(request)
 
 

@@ -74,12 +74,12 @@ def title(match: Match) -> str:
     return f"{GAMES[match.game].name} · {', '.join(match.players)}"
 
 
-def standings_or_none(match: Match):
+def standings_or_none(stored: store.Stored):
     """The standings, or None for a stored match these rules can no longer read
     (stored deals were checked when saved; a later change of the rules could
     still refuse one). The home page lists such a match without figures."""
     try:
-        return fold(match)
+        return store.standings(db(), stored)
     except DealError:
         return None
 
@@ -98,7 +98,7 @@ def _home(import_error: str | None = None):
                 "id": stored.pub,
                 "match": match,
                 "updated": stored.updated,
-                "standings": standings_or_none(match),
+                "standings": standings_or_none(stored),
                 "title": title(match),
             }
         )
@@ -176,7 +176,7 @@ def sheet(match_id: str):
         "_sheet_body.html" if live else "sheet.html",
         match_id=match_id,
         match=match,
-        st=fold(match),
+        st=store.standings(db(), stored),
         game=GAMES[match.game],
         title=title(match),
         confirm=ConfirmForm(),
@@ -473,18 +473,15 @@ def step_calls(fields, formdata) -> None:
         formdata[name] = ",".join(str(c) for c in calls)
 
 
-def deal_plan(match: Match, number: int | None):
+def deal_plan(stored: store.Stored, number: int | None):
     """The rules, the plan and the stored entry of deal ``number`` (None: the next
     deal, with no entry; the plan None once the match is over); 404 for no such deal."""
+    standings = store.standings(db(), stored)
     if number is None:
-        standings = fold(match)
         return standings.rules, standings.next, None
-    if not 1 <= number <= len(match.deals):
+    if not 1 <= number <= len(standings.rows):
         abort(404)
-    standings = fold(
-        Match(match.game, match.options, match.players, match.first_dealer, match.deals[:number])
-    )
-    return standings.rules, standings.rows[-1].plan, match.deals[number - 1]
+    return standings.rules, standings.rows[number - 1].plan, stored.match.deals[number - 1]
 
 
 def page_mark(stored: store.Stored, number: int | None) -> str:
@@ -540,7 +537,7 @@ def render_deal(
     stands: from the stored entry, or from what the player typed (``formdata``),
     always with a fresh mark (and key, unless ``keep_key``)."""
     match = stored.match
-    rules, plan, entry = deal_plan(match, number)
+    rules, plan, entry = deal_plan(stored, number)
     if plan is None:
         flash(_("The match is over: no more deals."))
         return redirect(url_for(".sheet", match_id=stored.pub))
@@ -584,7 +581,7 @@ def _deal_page(stored: store.Stored, number: int | None):
     if request.method == "GET":
         return render_deal(stored, number)
     match = stored.match
-    rules, plan, _entry = deal_plan(match, number)
+    rules, plan, _entry = deal_plan(stored, number)
     if plan is None:
         flash(_("The match is over: no more deals."))
         return redirect(url_for(".sheet", match_id=stored.pub))
@@ -649,7 +646,7 @@ def conflict(now: store.Stored, e: store.Stale, number: int | None, entry: dict)
         ]
         stored_side["at"] = saved[-1] if saved else now.created
     mine_number = concerned or len(now.deal_ids) + 1
-    over = fold(now.match).next is None
+    over = store.standings(db(), now).next is None
     return render_template(
         "conflict.html",
         match_id=now.pub,
@@ -776,18 +773,22 @@ def rematch(match_id: str):
 @bp.get("/m/<mid:match_id>/export.csv")
 def export_csv(match_id: str):
     """One row per deal and player, then each player's total and place."""
-    match = match_or_404(match_id).match
+    stored = match_or_404(match_id)
+    match = stored.match
     return Response(
-        to_csv(match, fold(match), title(match)), headers=csv_headers(match, date.today())
+        to_csv(match, store.standings(db(), stored), title(match)),
+        headers=csv_headers(match, date.today()),
     )
 
 
 @bp.get("/m/<mid:match_id>/sheet.csv")
 def export_sheet(match_id: str):
     """The sheet as a table: one row per deal, each player's points and running total."""
-    match = match_or_404(match_id).match
+    stored = match_or_404(match_id)
+    match = stored.match
     return Response(
-        to_sheet_csv(match, fold(match)), headers=csv_headers(match, date.today(), _("sheet"))
+        to_sheet_csv(match, store.standings(db(), stored)),
+        headers=csv_headers(match, date.today(), _("sheet")),
     )
 
 

@@ -127,7 +127,7 @@ def check_deal(match_id: str):
     stored_match = scored_or_403(match_id)
     match = stored_match.match
     number = _deal_number(request.values.get("deal"))
-    rules, plan, stored = deal_plan(match, number)
+    rules, plan, stored = deal_plan(stored_match, number)
     if plan is None:
         flash(_("The match is over: no more deals."))
         return redirect(url_for("matches.sheet", match_id=match_id))
