@@ -46,9 +46,9 @@ def from_standings(standings) -> Chart:
     """The chart of a match's standings (``scorer.match.Standings``); the rules
     say the target and how to label each deal."""
     rules = standings.rules
-    axis = [rules.chart_axis(row.plan, row.entry) for row in standings.rows]
+    axis = [k.axis for k in standings.kept]
     return Chart(
-        totals=[list(row.totals) for row in standings.rows],
+        totals=[list(k.totals) for k in standings.kept],
         target=rules.target(),
         groups=tuple(g for g, _l in axis),
         labels=tuple(lab for _g, lab in axis),

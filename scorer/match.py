@@ -7,6 +7,7 @@ and who won — is :func:`fold`, a pure function of those, so editing deal 3 of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -50,9 +51,71 @@ class DealRow:
 
 
 @dataclass
+class Kept:
+    """What is kept of one deal once it is folded: what the sheet's table, the
+    chart, the exports and the record's ``computed`` block show of it, and the
+    game's state after it, from which the fold goes on without the deals
+    before. (The store keeps one per deal: a cache of the fold, never a second
+    truth.)"""
+
+    number: int
+    dealer: int
+    points: list[int]
+    totals: list[int]
+    tag: str
+    marks: list[str]
+    words: str
+    axis: tuple[str, str]  # what the chart writes under the deal
+    state: Any
+
+    @classmethod
+    def of(cls, rules: Game, deal: Step, number: int) -> Kept:
+        return cls(
+            number,
+            deal.plan.dealer,
+            deal.score.points,
+            deal.after.totals,
+            deal.score.tag,
+            deal.score.marks,
+            rules.describe(deal.entry, deal.plan),
+            rules.chart_axis(deal.plan, deal.entry),
+            deal.after.state,
+        )
+
+
+class Rows(Sequence):
+    """The deals as rows with their plans and scores, each worked out when it
+    is first read, from the kept state before it (a page that shows one deal
+    pays for one)."""
+
+    def __init__(self, rules: Game, entries: list, kept: list[Kept], first_dealer: int):
+        self.rules, self.entries, self.kept, self.first_dealer = rules, entries, kept, first_dealer
+        self.known: dict[int, DealRow] = {}
+
+    def __len__(self) -> int:
+        return len(self.kept)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        if i not in self.known:
+            before = position_after(self.rules, self.kept[:i], self.first_dealer)
+            deal = step(self.rules, before, self.entries[i])
+            kept = self.kept[i]
+            self.known[i] = DealRow(
+                i + 1, deal.plan, deal.entry, deal.score, kept.totals, kept.words
+            )
+        return self.known[i]
+
+
+@dataclass
 class Standings:
     rules: Game
-    rows: list[DealRow]
+    rows: Sequence[DealRow]
     totals: list[int]
     finished: bool
     winners: list[int]
@@ -61,6 +124,8 @@ class Standings:
     team_totals: list[tuple[tuple[int, ...], int]] | None = None
     note: str = ""
     state: Any = None  # the game's state after the last deal
+    kept: list[Kept] = field(default_factory=list)  # per deal, what is kept of it
+    folded_from: int = 0  # the deals before this one came from an earlier fold's kept
 
     @property
     def summary(self) -> list[str]:
@@ -76,7 +141,7 @@ class Standings:
                 "pass": self.next.passing,
             }
         return {
-            "per_deal": [row.score.points for row in self.rows],
+            "per_deal": [k.points for k in self.kept],
             "totals": list(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
@@ -150,30 +215,41 @@ def step(rules: Game, before: Position, raw: Any, plan: Plan | None = None) -> S
     return Step(plan, entry, score, after)
 
 
-def fold(match: Match) -> Standings:
-    """Play the entered deals through the rules; DealError names the first bad one."""
+def position_after(rules: Game, kept: Sequence[Kept], first_dealer: int) -> Position:
+    """Where the match stands after the deals ``kept`` holds (before deal 1: none)."""
+    if not kept:
+        return Position.start(rules, first_dealer)
+    last = kept[-1]
+    played = len(kept)
+    return Position(last.state, last.totals, played, rules.outcome(last.totals, played))
+
+
+def fold(match: Match, kept: Sequence[Kept] = ()) -> Standings:
+    """Play the entered deals through the rules; DealError names the first bad one.
+
+    ``kept``: what an earlier fold kept of the first deals (as they still
+    stand, under the same rules): the fold goes on from the last of them."""
     rules = match.rules
     n = rules.n
-    position = Position.start(rules, match.first_dealer)
-    rows: list[DealRow] = []
-    for number, raw in enumerate(match.deals, 1):
+    kept = list(kept[: len(match.deals)])
+    start = len(kept)
+    position = position_after(rules, kept, match.first_dealer)
+    rows = Rows(rules, match.deals, kept, match.first_dealer)
+    for number in range(start + 1, len(match.deals) + 1):
         if position.finished:
             raise DealError(number, EntryError(_("the match is already over")))
         try:
-            deal = step(rules, position, raw)
+            deal = step(rules, position, match.deals[number - 1])
         except EntryError as e:
             raise DealError(number, e) from None
         position = deal.after
-        rows.append(
-            DealRow(
-                number,
-                deal.plan,
-                deal.entry,
-                deal.score,
-                position.totals,
-                rules.describe(deal.entry, deal.plan),
-            )
+        kept.append(Kept.of(rules, deal, number))
+        rows.known[number - 1] = DealRow(
+            number, deal.plan, deal.entry, deal.score, position.totals, kept[-1].words
         )
+    rows.entries = [  # each as its game checked it
+        rows.known[i].entry if i in rows.known else e for i, e in enumerate(match.deals)
+    ]
     totals, outcome = position.totals, position.outcome
     teams = rules.teams()
     team_totals = [(t, sum(totals[s] for s in t)) for t in teams] if teams else None
@@ -196,11 +272,16 @@ def fold(match: Match) -> Standings:
         team_totals=team_totals,
         note=outcome.note if outcome else "",  # the end, or why play goes on
         state=position.state,
+        kept=kept,
+        folded_from=start,
     )
 
 
-def checked_entry(match: Match, raw: Any, number: int | None = None) -> tuple[list[Any], Standings]:
-    """The deals with ``raw`` added (or put in place of deal ``number``), folded.
+def checked_entry(
+    match: Match, raw: Any, number: int | None = None, kept: Sequence[Kept] = ()
+) -> tuple[list[Any], Standings]:
+    """The deals with ``raw`` added (or put in place of deal ``number``), folded
+    (from what ``kept`` holds of the deals before the change).
 
     Returns the entries as they will be stored (each as its game checked it)
     and the standings; DealError if the new entry, or any later deal after
@@ -211,5 +292,6 @@ def checked_entry(match: Match, raw: Any, number: int | None = None) -> tuple[li
     else:
         deals[number - 1] = raw
     trial = Match(match.game, match.options, match.players, match.first_dealer, deals)
-    standings = fold(trial)
-    return [row.entry for row in standings.rows], standings
+    start = len(deals) - 1 if number is None else number - 1
+    standings = fold(trial, kept[:start])
+    return standings.rows.entries, standings

@@ -165,7 +165,7 @@ def load(data: Any) -> tuple[Match, Standings]:
         standings = fold(match)
     except DealError as e:
         raise RecordError(e.message) from None
-    match.deals = [row.entry for row in standings.rows]
+    match.deals = standings.rows.entries
     return match, standings
 
 
@@ -228,17 +228,17 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     )
     names = match.players
     title, names = inert(title), [inert(n) for n in names]
-    for row in standings.rows:
+    for row in standings.kept:
         for s, name in enumerate(names):
             w.writerow(
                 [
                     title,
                     row.number,
-                    names[row.plan.dealer],
+                    names[row.dealer],
                     name,
                     s + 1,
                     inert(str(row.words)),
-                    row.score.points[s],
+                    row.points[s],
                     row.totals[s],
                     "",
                 ]
@@ -258,7 +258,7 @@ def to_sheet_csv(match: Match, standings: Standings) -> str:
     out = io.StringIO()
     w = _writer(out)
     names = [inert(n) for n in match.players]
-    tagged = any(row.score.tag for row in standings.rows)
+    tagged = any(row.tag for row in standings.kept)
     lead = [_("deal"), _("dealer")] + ([_("note")] if tagged else [])
     w.writerow(
         lead
@@ -268,11 +268,11 @@ def to_sheet_csv(match: Match, standings: Standings) -> str:
             for label in (_("%(name)s: points", name=name), _("%(name)s: total", name=name))
         ]
     )
-    for row in standings.rows:
+    for row in standings.kept:
         w.writerow(
-            [row.number, names[row.plan.dealer]]
-            + ([inert(row.score.tag)] if tagged else [])
-            + [v for s in range(len(names)) for v in (row.score.points[s], row.totals[s])]
+            [row.number, names[row.dealer]]
+            + ([inert(row.tag)] if tagged else [])
+            + [v for s in range(len(names)) for v in (row.points[s], row.totals[s])]
         )
     blank = [""] * (len(lead) - 1)
     for label, values in ((_("total"), standings.totals), (_("place"), standings.places)):

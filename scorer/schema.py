@@ -177,3 +177,16 @@ def new_id() -> str:
         pub = secrets.token_urlsafe(9)
         if not pub.isdigit():
             return pub
+
+
+@migrations()
+def m004_kept_standings_summaries(db: Database) -> None:
+    """A cache of the fold (issue 11), never a second truth: per deal, what is
+    kept of it once folded (``deals.kept``, the game's state after it and what
+    the sheet shows of it); per match, the code and the version that cache was
+    made by (``matches.kept``) and the figures the home page lists
+    (``matches.summary``). Missing or stale, both are rebuilt from the entries."""
+    db["deals"].add_column("kept", bytes)
+    db["matches"].add_column("kept", str)
+    db["matches"].add_column("summary", str)
+    db["matches"].create_index(["deleted", "updated"])

@@ -26,11 +26,13 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import pickle
 import secrets
 import sqlite3
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from flask import Flask, current_app, g
@@ -38,7 +40,7 @@ from sqlite_utils import Database
 
 from . import schema
 from .i18n import _
-from .match import DealError, Match, Standings, checked_entry, fold
+from .match import DealError, Kept, Match, Standings, checked_entry, fold
 
 
 class StoreError(Exception):
@@ -134,6 +136,7 @@ class Stored:
     edit_key: str = ""
     created: str = ""
     deleted: str | None = None  # when it went to the trash
+    kept: str | None = None  # the code and version its deals' kept folds were made by
 
     @property
     def etag(self) -> str:
@@ -193,6 +196,7 @@ def _stored(db: Database, row: dict) -> Stored:
         row["edit_key"],
         row["created"],
         row["deleted"],
+        row["kept"],
     )
 
 
@@ -202,11 +206,85 @@ def get(db: Database, ref: int | str, trash: bool = False) -> Stored:
     return _stored(db, _match_row(db, ref, trash))
 
 
+# --- the fold, kept -------------------------------------------------------------
+#
+# Each live deal keeps what its fold gave (scorer.match.Kept, pickled): the
+# sheet, the chart, the API read and the exports draw from it, and a change
+# folds on from the deal it changed. The match row says which code and which
+# version of the match made them (``kept``); anything else is stale and the
+# standings are folded afresh from the entries and kept again. The pickles are
+# written only here; a restored database has them all dropped first.
+
+
+def _code_stamp() -> str:
+    """Changes with any change to Scorer's code (the rules above all)."""
+    digest = hashlib.sha256(f"{pickle.HIGHEST_PROTOCOL}".encode())
+    for path in sorted(Path(__file__).parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+STAMP = _code_stamp()
+
+
+def _kept(db: Database, stored: Stored) -> list[Kept]:
+    """What the deals of the match keep of their fold, in order, if it is all
+    there and current; else [] (the caller folds from the start)."""
+    if stored.kept != f"{STAMP}:{stored.version}":
+        return []
+    blobs = [
+        r[0]
+        for r in db.execute(
+            "select kept from deals where match_id = ? and deleted is null order by pos",
+            [stored.id],
+        )
+    ]
+    if len(blobs) != len(stored.deal_ids) or None in blobs:
+        return []
+    try:
+        return [pickle.loads(b) for b in blobs]
+    except Exception:  # written by other code: fold afresh
+        return []
+
+
+def _keep(db: Database, match_id: int, version: int, deal_ids: list[int], st: Standings) -> None:
+    """Keep what the fold gave for the deals it folded (from ``st.folded_from``),
+    and the match's summary, as of ``version`` of the match."""
+    db.conn.executemany(
+        "update deals set kept = ? where id = ?",
+        [
+            (pickle.dumps(k, pickle.HIGHEST_PROTOCOL), deal_id)
+            for k, deal_id in zip(st.kept[st.folded_from :], deal_ids[st.folded_from :])
+        ],
+    )
+    summary = {
+        "deals": len(st.kept),
+        "totals": st.totals,
+        "finished": st.finished,
+        "winners": st.winners,
+        "places": st.places,
+    }
+    db.execute(
+        "update matches set kept = ?, summary = ? where id = ?",
+        [f"{STAMP}:{version}", json.dumps(summary), match_id],
+    )
+
+
 def standings(db: Database, stored: Stored) -> Standings:
     """The standings of a stored match: what the sheet, the API read and the
-    exports draw. Raises DealError for a stored deal these rules can no longer
-    read."""
-    return fold(stored.match)
+    exports draw. From what its deals keep; folded afresh (and kept) when that
+    is missing or stale. Raises DealError for a stored deal these rules can no
+    longer read."""
+    kept = _kept(db, stored)
+    st = fold(stored.match, kept)
+    if st.folded_from < len(st.kept):
+        with contextlib.suppress(sqlite3.OperationalError):  # busy: the next read keeps it
+            with writing(db):
+                if db.execute(
+                    "select version from matches where id = ?", [stored.id]
+                ).fetchone() == (stored.version,):
+                    _keep(db, stored.id, stored.version, stored.deal_ids, st)
+    return st
 
 
 def legacy_pub(db: Database, number: int) -> str | None:
@@ -360,6 +438,9 @@ def _request_digest(kind: str, target: Any, raw: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+_LIVE_IDS = "select id from deals where match_id = ? and deleted is null order by pos"
+
+
 @contextlib.contextmanager
 def _write(
     db: Database, match_id: int, key: str | None, digest: str, if_version: int | None
@@ -398,6 +479,9 @@ def _write(
             "update matches set version = ?, updated = ? where id = ?", [version, now(), row_id]
         )
         out[0].version = version
+        if out[0].standings is not None:
+            live = [r[0] for r in db.execute(_LIVE_IDS, [row_id])]
+            _keep(db, row_id, version, live, out[0].standings)
         if key is not None:
             db["replies"].insert(
                 {
@@ -435,6 +519,7 @@ def create(db: Database, match: Match, kind: str = "create", browser: str | None
         )
         for pos, entry in enumerate(match.deals, start=1):
             db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(entry)})
+        _keep(db, match_id, 1, [r[0] for r in db.execute(_LIVE_IDS, [match_id])], fold(match))
         _event(
             db,
             match_id,
@@ -460,7 +545,7 @@ def _keep_later_entries(db: Database, stored: Stored, standings: Standings, star
     """After a change at deal ``start`` (1-based), store any later deal whose
     entry, as its game checks it, now reads differently."""
     for i in range(start, len(standings.rows)):
-        entry = standings.rows[i].entry
+        entry = standings.rows.entries[i]
         if entry != stored.match.deals[i]:
             db.execute(
                 "update deals set entry = ?, rev = rev + 1 where id = ?",
@@ -500,7 +585,7 @@ def add_deal(
                 number = seen[0] + 1
                 raise Stale(_("deal %(n)s was saved on another phone meanwhile", n=number), number)
             raise Stale(_("the deals changed on another phone meanwhile"))
-        deals, standings = checked_entry(stored.match, raw)
+        deals, standings = checked_entry(stored.match, raw, kept=_kept(db, stored))
         pos = db.execute(
             "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [stored.id]
         ).fetchone()[0]
@@ -555,7 +640,7 @@ def edit_deal(
         if stored is None:
             return out[0]
         number = _target(stored, number, mark)
-        deals, standings = checked_entry(stored.match, raw, number)
+        deals, standings = checked_entry(stored.match, raw, number, _kept(db, stored))
         deal_id = stored.deal_ids[number - 1]
         db.execute(
             "update deals set entry = ?, rev = rev + 1 where id = ?",
@@ -606,7 +691,7 @@ def delete_deal(
             stored.match.first_dealer,
             deals,
         )
-        standings = fold(trial)
+        standings = fold(trial, _kept(db, stored)[: number - 1])
         deal_id = stored.deal_ids[number - 1]
         db.execute("update deals set deleted = ? where id = ?", [now(), deal_id])
         rest = Stored(
@@ -717,6 +802,7 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
                 number,
             )
         kind = UNDONE_AS[event["kind"]]
+        kept = _kept(db, stored)
         if kind == "delete":
             deals = stored.match.deals[: number - 1] + stored.match.deals[number:]
             standings = fold(
@@ -726,13 +812,14 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
                     stored.match.players,
                     stored.match.first_dealer,
                     deals,
-                )
+                ),
+                kept[: number - 1],
             )
             db.execute("update deals set deleted = ? where id = ?", [now(), event["deal_id"]])
             entry, before, rev = json.loads(deal[1]), None, deal[0]
         elif kind == "edit":
             entry = json.loads(event["before"])
-            deals, standings = checked_entry(stored.match, entry, number)
+            deals, standings = checked_entry(stored.match, entry, number, kept)
             entry, before, rev = deals[number - 1], json.loads(deal[1]), deal[0] + 1
             db.execute(
                 "update deals set entry = ?, rev = ? where id = ?",
@@ -742,7 +829,7 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
             db.execute("update deals set deleted = null where id = ?", [event["deal_id"]])
             back = get(db, stored.id)
             number = back.number_of(event["deal_id"])
-            standings = fold(back.match)
+            standings = fold(back.match, kept[: number - 1])
             entry, before, rev = json.loads(deal[1]), None, deal[0]
         new = _event(
             db,
