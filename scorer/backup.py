@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -104,19 +105,29 @@ def restore(
     up to date."""
     check(source)
     kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
-    src = sqlite3.connect(f"file:{Path(source).resolve()}?mode=ro", uri=True)
-    dst = sqlite3.connect(database, timeout=30)
+    with tempfile.TemporaryDirectory() as tmp:
+        staged = Path(tmp) / "staged.db"
+        _copy(f"file:{Path(source).resolve()}?mode=ro", staged)
+        db = store.connect(str(staged))
+        try:
+            schema.migrate(db)
+            store.forget_kept(db)  # only the entries are trusted: the rest is folded here
+        finally:
+            db.close()
+        _copy(str(staged), database)
+    return kept
+
+
+def _copy(source: str, target: str | os.PathLike) -> None:
+    """One database's content into another through SQLite's backup API (a
+    server reading ``target`` meanwhile sees the old content or the new)."""
+    src = sqlite3.connect(source, uri=source.startswith("file:"))
+    dst = sqlite3.connect(target, timeout=30)
     try:
         src.backup(dst)
     finally:
         src.close()
         dst.close()
-    db = store.connect(str(database))
-    try:
-        schema.migrate(db)
-    finally:
-        db.close()
-    return kept
 
 
 def daily(database: str | os.PathLike, folder: str | os.PathLike, keep: int = KEEP) -> Path | None:

@@ -1,5 +1,6 @@
 """The command line: ``flask --app scorer replay FILE`` (a record in, its
-``computed`` block out), ``backup [FILE]`` and ``restore FILE``."""
+``computed`` block out), ``backup [FILE]``, ``restore FILE`` and ``rebuild``
+(every match's kept standings folded afresh from its entries)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from flask.cli import with_appcontext
 from flask_babel import force_locale
 
 from . import backup as backups
+from . import store
 from .i18n import _, cli_locale
 from .record import RecordError, load, read_json
 
@@ -29,6 +31,7 @@ def register_cli(app) -> None:
     app.cli.add_command(replay)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
+    app.cli.add_command(rebuild_command)
 
 
 @click.command("replay")
@@ -109,3 +112,25 @@ def restore_command(file):
             kept=str(kept),
         )
     )
+
+
+@click.command("rebuild")
+@with_appcontext
+def rebuild_command():
+    """Fold every match afresh from its entries; name any whose kept standings differed."""
+    with force_locale(cli_locale()):
+        db = store.connect(current_app.config["DATABASE"])
+        try:
+            count, differed = store.rebuild(db)
+        finally:
+            db.close()
+        for pub, why in differed:
+            click.echo(_("%(id)s: %(why)s", id=pub, why=why))
+        click.echo(
+            _(
+                "%(n)s matches folded afresh; %(d)s differed from what was kept.",
+                n=count,
+                d=len(differed),
+            )
+        )
+    sys.exit(1 if differed else 0)

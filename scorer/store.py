@@ -270,6 +270,41 @@ def _keep(db: Database, match_id: int, version: int, deal_ids: list[int], st: St
     )
 
 
+def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
+    """Fold every match (the trash's too) afresh from its entries and keep that.
+    Returns how many matches there are, and (public id, why) for each whose
+    kept figures were current yet differed from the fresh fold, or whose
+    entries these rules cannot read."""
+    ids = [r[0] for r in db.execute("select id from matches where game != '' order by id")]
+    differed = []
+    for match_id in ids:
+        stored = get(db, match_id, trash=True)
+        old = _kept(db, stored)
+        summary = db.execute("select summary from matches where id = ?", [match_id]).fetchone()[0]
+        try:
+            st = fold(stored.match)
+        except DealError as e:
+            differed.append((stored.pub, str(e.message)))
+            continue
+        with writing(db):
+            _keep(db, stored.id, stored.version, stored.deal_ids, st)
+            now_summary = db.execute(
+                "select summary from matches where id = ?", [match_id]
+            ).fetchone()[0]
+        if old and (old != st.kept or summary != now_summary):
+            first = next((k.number for k, f in zip(old, st.kept) if k != f), len(old))
+            differed.append((stored.pub, _("kept figures differed from deal %(n)s", n=first)))
+    return len(ids), differed
+
+
+def forget_kept(db: Database) -> None:
+    """Drop every kept fold (a restored database: only its entries are trusted);
+    each match is folded afresh when it is next read."""
+    with writing(db):
+        db.execute("update deals set kept = null")
+        db.execute("update matches set kept = null, summary = null")
+
+
 def standings(db: Database, stored: Stored) -> Standings:
     """The standings of a stored match: what the sheet, the API read and the
     exports draw. From what its deals keep; folded afresh (and kept) when that
@@ -314,6 +349,116 @@ def listing(db: Database, browser: str | None = None, trash: bool = False) -> li
         args = [browser] + args
     rows = list(db.query(sql + " order by m.updated desc, m.id desc", args))
     return [_stored(db, r) for r in rows]
+
+
+@dataclass
+class Summary:
+    """A match as a list shows it: from the figures kept with each write."""
+
+    pub: str
+    game: str
+    players: list[str]
+    created: str
+    updated: str
+    deals: int
+    totals: list[int]
+    finished: bool
+    winners: list[int]
+    readable: bool = True  # False: a stored deal these rules can no longer read
+
+
+PER_PAGE = 30  # the matches a page of the home page lists
+
+
+def _mine(browser: str) -> tuple[str, list]:
+    """The matches a browser scores or has watched, out of the trash."""
+    return (
+        "from matches m join browsers b on b.match_id = m.id "
+        "where b.browser = ? and m.deleted is null and m.game != ''",
+        [browser],
+    )
+
+
+def _refresh(db: Database, browser: str) -> None:
+    """Fold afresh the matches of a browser whose kept figures are missing or
+    were made by other code (after an upgrade): once, then never again."""
+    frm, args = _mine(browser)
+    stale = db.execute(
+        f"select m.id {frm} and (m.kept is null or m.kept != ? || ':' || m.version)",
+        [*args, STAMP],
+    ).fetchall()
+    for (match_id,) in stale:
+        with contextlib.suppress(DealError):
+            standings(db, get(db, match_id))
+
+
+def summaries(
+    db: Database,
+    browser: str,
+    *,
+    game: str | None = None,
+    player: str | None = None,
+    finished: bool | None = None,
+    page: int = 1,
+) -> tuple[list[Summary], int]:
+    """One page of the matches a browser scores or has watched, the latest
+    changed first, from their kept figures (no fold), and how many there are
+    in all; ``game``, ``player`` (a name as entered), ``finished`` narrow it."""
+    if not browser:
+        return [], 0
+    _refresh(db, browser)
+    frm, args = _mine(browser)
+    if game:
+        frm += " and m.game = ?"
+        args.append(game)
+    if player:
+        frm += " and exists (select 1 from json_each(m.players) p where p.value = ?)"
+        args.append(player)
+    if finished is not None:
+        frm += " and coalesce(json_extract(m.summary, '$.finished'), 0) = ?"
+        args.append(int(finished))
+    total = db.execute(f"select count(*) {frm}", args).fetchone()[0]
+    rows = db.query(
+        f"select m.* {frm} order by m.updated desc, m.id desc limit ? offset ?",
+        [*args, PER_PAGE, (max(page, 1) - 1) * PER_PAGE],
+    )
+    out = []
+    for r in rows:
+        players = json.loads(r["players"])
+        kept = json.loads(r["summary"]) if r["summary"] else None
+        fresh = kept is not None and r["kept"] == f"{STAMP}:{r['version']}"
+        out.append(
+            Summary(
+                r["pub"],
+                r["game"],
+                players,
+                r["created"],
+                r["updated"],
+                kept["deals"] if fresh else 0,
+                kept["totals"] if fresh else [0] * len(players),
+                kept["finished"] if fresh else False,
+                kept["winners"] if fresh else [],
+                readable=fresh,
+            )
+        )
+    return out, total
+
+
+def choices(db: Database, browser: str) -> tuple[list[str], list[str]]:
+    """The games and the player names among a browser's matches, for its filters."""
+    if not browser:
+        return [], []
+    frm, args = _mine(browser)
+    games = [r[0] for r in db.execute(f"select distinct m.game {frm} order by m.game", args)]
+    names = [
+        r[0]
+        for r in db.execute(
+            f"select distinct p.value {frm.replace('where', ', json_each(m.players) p where', 1)} "
+            "order by p.value collate nocase",
+            args,
+        )
+    ]
+    return games, names
 
 
 TRASH_DAYS = 30
@@ -849,29 +994,39 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
 def history(db: Database, match_id: int | str) -> list[dict]:
     """Every change of the match, oldest first, each with its entries read
     (``entry``, ``before``) and whether Undo can take it back now (``undoable``)."""
-    lines = []
-    for event in events(db, match_id):
-        line = dict(event)
-        for field in ("entry", "before"):
-            line[field] = json.loads(event[field]) if event[field] else None
-        line["undoable"] = False
-        if event["kind"] == "setup":
-            current = _match_row(db, event["match_id"], trash=True)
-            line["undoable"] = line["entry"] == {
-                "players": json.loads(current["players"]),
-                "options": json.loads(current["options"]),
-            }
-        elif event["kind"] in UNDONE_AS and event["deal_id"]:
-            deal = db.execute(
-                "select rev, deleted from deals where id = ?", [event["deal_id"]]
-            ).fetchone()
-            line["undoable"] = (
-                bool(deal)
-                and deal[0] == event["rev"]
-                and ((deal[1] is not None) == (event["kind"] == "delete"))
-            )
-        lines.append(line)
-    return lines
+    return [_line(db, event) for event in events(db, match_id)]
+
+
+def change(db: Database, match_id: int, event_id: int) -> dict | None:
+    """One change of the match's history, as :func:`history` has it (None: not
+    a change of this match)."""
+    rows = list(
+        db.query("select * from events where id = ? and match_id = ?", [event_id, match_id])
+    )
+    return _line(db, rows[0]) if rows else None
+
+
+def _line(db: Database, event: dict) -> dict:
+    line = dict(event)
+    for field in ("entry", "before"):
+        line[field] = json.loads(event[field]) if event[field] else None
+    line["undoable"] = False
+    if event["kind"] == "setup":
+        current = _match_row(db, event["match_id"], trash=True)
+        line["undoable"] = line["entry"] == {
+            "players": json.loads(current["players"]),
+            "options": json.loads(current["options"]),
+        }
+    elif event["kind"] in UNDONE_AS and event["deal_id"]:
+        deal = db.execute(
+            "select rev, deleted from deals where id = ?", [event["deal_id"]]
+        ).fetchone()
+        line["undoable"] = (
+            bool(deal)
+            and deal[0] == event["rev"]
+            and ((deal[1] is not None) == (event["kind"] == "delete"))
+        )
+    return line
 
 
 def delete_match(db: Database, match_id: int, *, if_version: int | None = None) -> None:

@@ -176,9 +176,12 @@ def test_the_end_shows_winners_refuses_deals_offers_rematch(client, app):
     assert r.status_code == 302 and len(stored(app, mid).deals) == 3
     r = client.post(f"/m/{mid}/deal", data=deal_form([13, 0, 0], 0, 0, 0))
     assert len(stored(app, mid).deals) == 3
-    # the home page lists it under Finished
+    # the home page lists it as finished, with its winners
     home = text(client.get("/"))
-    assert home.index("Finished") < home.index(f"/m/{mid}")
+    item = home[home.index(f"/m/{mid}") :]
+    assert "won by Bartek, Celina" in item[: item.index("</li>")]
+    assert f"/m/{mid}" in text(client.get("/?state=finished"))
+    assert f"/m/{mid}" not in text(client.get("/?state=playing"))
     r = client.post(f"/m/{mid}/rematch")
     new = r.headers["Location"].rsplit("/", 1)[1]
     old, fresh = stored(app, mid), stored(app, new)

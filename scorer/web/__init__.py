@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import Flask, Response, jsonify, render_template, request
-from flask_babel import format_datetime
+from flask_babel import format_date, format_datetime
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
 
@@ -95,6 +95,14 @@ def register(app: Flask) -> None:
         except ValueError:
             return stamp
         return format_datetime(moment, "medium")
+
+    @app.template_filter("day")
+    def day_filter(stamp: str | None) -> str:
+        """A stored time (ISO 8601, UTC) as the page's locale writes its date."""
+        try:
+            return format_date(datetime.fromisoformat(stamp or ""), "medium")
+        except ValueError:
+            return stamp or ""
 
     @app.template_filter("seats")
     def seats_filter(seats, names):

@@ -74,43 +74,47 @@ def title(match: Match) -> str:
     return f"{GAMES[match.game].name} · {', '.join(match.players)}"
 
 
-def standings_or_none(stored: store.Stored):
-    """The standings, or None for a stored match these rules can no longer read
-    (stored deals were checked when saved; a later change of the rules could
-    still refuse one). The home page lists such a match without figures."""
-    try:
-        return store.standings(db(), stored)
-    except DealError:
-        return None
-
-
 @bp.get("/")
 def home():
     return _home()
 
 
 def _home(import_error: str | None = None):
-    rows = []
-    for stored in store.listing(db(), access.known()):
-        match = stored.match
-        rows.append(
-            {
-                "id": stored.pub,
-                "match": match,
-                "updated": stored.updated,
-                "standings": standings_or_none(stored),
-                "title": title(match),
-            }
-        )
+    """The matches this browser scores or has watched, a page at a time, the
+    latest changed first; narrowed by game, player, in progress or finished."""
+    args = request.args
+    games, names = store.choices(db(), access.known())
+    game = args.get("game") if args.get("game") in games else None
+    player = args.get("player") if args.get("player") in names else None
+    state = args.get("state") if args.get("state") in ("playing", "finished") else None
+    page = whole_number(args.get("page") or "1") or 1
+    rows, total = store.summaries(
+        db(),
+        access.known(),
+        game=game,
+        player=player,
+        finished=None if state is None else state == "finished",
+        page=page,
+    )
+    pages = max(1, -(-total // store.PER_PAGE))
+    if page > pages:
+        abort(404)
     trash = [
         {"id": t.pub, "title": title(t.match)}
         for t in store.listing(db(), access.known(), trash=True)
     ]
+    here = {k: v for k, v in (("game", game), ("player", player), ("state", state)) if v}
     return render_template(
         "home.html",
         trash=trash,
         trash_days=store.TRASH_DAYS,
         rows=rows,
+        total=total,
+        page=page,
+        pages=pages,
+        here=here,
+        games=games,
+        names=names,
         import_form=ImportForm(),
         import_error=import_error,
     )
@@ -159,6 +163,9 @@ def new_match(game: str):
     ), (400 if error else 200)
 
 
+SHEET_DEALS = 30  # the latest deals the sheet's table shows (a link shows them all)
+
+
 @bp.get("/m/<mid:match_id>")
 def sheet(match_id: str):
     """The score sheet. ``?part=live``: only what changes (the live sheet asks for
@@ -170,6 +177,8 @@ def sheet(match_id: str):
     match = stored.match
     can_score = access.can_score(stored)
     etag = f"{stored.pub}.{stored.version}.{get_locale()}.{'s' if can_score else 'w'}"
+    if request.args.get("deals") == "all":
+        etag += ".all"
     if live and request.if_none_match.contains(etag):
         return Response(status=304, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
     page = render_template(
@@ -183,6 +192,8 @@ def sheet(match_id: str):
         can_score=can_score,
         etag=etag,
         undo=last_change(stored) if can_score else None,
+        deals="all" if request.args.get("deals") == "all" else None,
+        shown_deals=SHEET_DEALS,
     )
     response = Response(page)
     response.set_etag(etag)
@@ -197,12 +208,10 @@ def last_change(stored: store.Stored) -> dict | None:
     event_id = mine.get(stored.pub)
     if not isinstance(event_id, int):
         return None
-    for line in reversed(store.history(db(), stored.id)):
-        if line["id"] == event_id:
-            if not line["undoable"]:
-                return None
-            return {"event": event_id, "words": change_words(line), "key": new_key()}
-    return None
+    line = store.change(db(), stored.id, event_id)
+    if line is None or not line["undoable"]:
+        return None
+    return {"event": event_id, "words": change_words(line), "key": new_key()}
 
 
 def remember_change(stored_pub: str, change: store.Change) -> None:

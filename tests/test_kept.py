@@ -1,0 +1,202 @@
+"""The kept fold (issue 11): what the store keeps of each deal is a cache of the
+fold, never a second truth. After any change it equals a fresh fold of the
+entries; missing or stale, it is folded afresh; ``flask --app scorer rebuild``
+names a match whose kept figures differed."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorer import store
+from scorer.engine.players import RandomPlayer
+from scorer.engine.table import play_match
+from scorer.games import GAMES, EntryError
+from scorer.match import DealError, Match, fold
+
+NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
+
+
+def pool(game: str, n: int, seed: int) -> list[dict]:
+    """The entries of a whole match played by the engine (valid in this order;
+    taken out of order, some are refused: a refused write must change nothing)."""
+    cls = GAMES[game]
+    rules = cls(cls.normalize_options({}, n), NAMES[:n])
+    rng = random.Random(seed)
+    return [entry for _plan, _played, entry in play_match(rules, [RandomPlayer()] * n, rng)]
+
+
+def fresh(db, match_id: int):
+    """The match as stored, folded from its entries alone (nothing kept read)."""
+    return fold(store.get(db, match_id).match)
+
+
+def assert_kept_is_fresh(db, match_id: int) -> None:
+    stored = store.get(db, match_id)
+    truth = fold(stored.match)
+    cached = store.standings(db, stored)
+    assert cached.folded_from == len(truth.kept)  # read from what is kept, nothing folded
+    assert cached.kept == truth.kept
+    assert cached.computed() == truth.computed()
+    assert (cached.places, cached.next, cached.note) == (truth.places, truth.next, truth.note)
+    for mine, theirs in zip(cached.rows, truth.rows):  # each row worked out from the kept state
+        assert (mine.plan, mine.entry, mine.score, mine.totals) == (
+            theirs.plan,
+            theirs.entry,
+            theirs.score,
+            theirs.totals,
+        )
+    summary = json.loads(
+        db.execute("select summary from matches where id = ?", [match_id]).fetchone()[0]
+    )
+    assert summary["totals"] == truth.totals and summary["deals"] == len(truth.kept)
+    assert summary["finished"] == truth.finished and summary["winners"] == truth.winners
+
+
+GAME_SEATS = [(game, min(cls.player_counts)) for game, cls in sorted(GAMES.items())]
+POOLS = {(game, n): pool(game, n, 7) for game, n in GAME_SEATS}
+
+ops = st.lists(
+    st.tuples(
+        st.sampled_from(["add", "add", "add", "edit", "delete", "undo"]),
+        st.integers(0, 10_000),
+        st.integers(0, 10_000),
+    ),
+    min_size=1,
+    max_size=14,
+)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory):
+    path = tmp_path_factory.mktemp("kept") / "kept.db"
+    conn = store.connect(str(path))
+    store.schema.migrate(conn)
+    yield conn
+    conn.close()
+
+
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.sampled_from(GAME_SEATS), ops)
+def test_after_any_change_what_is_kept_is_a_fresh_fold(db, game_seats, steps):
+    game, n = game_seats
+    entries = POOLS[game_seats]
+    cls = GAMES[game]
+    match = Match(game, cls.normalize_options({}, n), NAMES[:n], 0, [])
+    match_id = store.create(db, match).id
+    events = []
+    for kind, a, b in steps:
+        count = len(store.get(db, match_id).deal_ids)
+        try:
+            if kind == "add":
+                change = store.add_deal(db, match_id, entries[min(count, len(entries) - 1)])
+            elif kind == "edit" and count:
+                change = store.edit_deal(db, match_id, a % count + 1, entries[b % len(entries)])
+            elif kind == "delete" and count:
+                change = store.delete_deal(db, match_id, a % count + 1)
+            elif kind == "undo" and events:
+                change = store.undo(db, match_id, events[a % len(events)])
+            else:
+                continue
+        except (DealError, EntryError, store.StoreError):
+            pass  # refused: nothing changed, and what is kept must still hold
+        else:
+            events.append(change.event)
+            assert change.computed == fresh(db, match_id).computed()
+        assert_kept_is_fresh(db, match_id)
+
+
+def match_of(db, deals: int = 6) -> int:
+    entries = POOLS[("black_maria", 3)][:deals]
+    cls = GAMES["black_maria"]
+    match = Match("black_maria", cls.normalize_options({}, 3), NAMES[:3], 0, entries)
+    return store.create(db, match).id
+
+
+def test_a_missing_cache_is_folded_afresh_and_kept(db):
+    match_id = match_of(db)
+    db.execute("update deals set kept = null where match_id = ?", [match_id])
+    db.conn.commit()
+    first = store.standings(db, store.get(db, match_id))
+    assert first.folded_from == 0  # nothing kept: folded from deal 1
+    assert first.kept == fresh(db, match_id).kept
+    again = store.standings(db, store.get(db, match_id))
+    assert again.folded_from == 6  # and kept: the next read folds nothing
+    assert_kept_is_fresh(db, match_id)
+
+
+def test_a_cache_made_by_other_code_or_another_version_is_not_read(db):
+    match_id = match_of(db)
+    wrong = pickle.dumps(fresh(db, match_of(db, 2)).kept[0])  # another match's deal
+    db.execute("update deals set kept = ? where match_id = ?", [wrong, match_id])
+    for stamp in ("0123456789abcdef:1", f"{store.STAMP}:99"):
+        db.execute("update matches set kept = ? where id = ?", [stamp, match_id])
+        db.conn.commit()
+        st_ = store.standings(db, store.get(db, match_id))
+        assert st_.folded_from == 0 and st_.kept == fresh(db, match_id).kept
+        db.execute("update deals set kept = ? where match_id = ?", [wrong, match_id])
+    db.conn.commit()
+
+
+def test_a_cache_that_cannot_be_read_is_folded_afresh(db):
+    match_id = match_of(db)
+    db.execute("update deals set kept = x'00ff' where match_id = ?", [match_id])
+    db.conn.commit()
+    st_ = store.standings(db, store.get(db, match_id))
+    assert st_.folded_from == 0 and st_.kept == fresh(db, match_id).kept
+
+
+def test_adding_a_deal_folds_that_deal_only(db, monkeypatch):
+    match_id = match_of(db, 5)
+    stepped = []
+    real = store.fold
+
+    def counting(match, kept=()):
+        result = real(match, kept)
+        stepped.append(len(match.deals) - len(kept))
+        return result
+
+    monkeypatch.setattr(store, "fold", counting)
+    monkeypatch.setattr(
+        "scorer.match.fold", counting
+    )  # checked_entry folds through the module's name
+    store.add_deal(db, match_id, POOLS[("black_maria", 3)][5])
+    assert stepped == [1]  # deal 6 alone, from what deal 5 kept
+    stepped.clear()
+    store.edit_deal(db, match_id, 4, POOLS[("black_maria", 3)][3])
+    assert stepped == [3]  # deals 4, 5, 6
+    stepped.clear()
+    store.standings(db, store.get(db, match_id))
+    assert stepped == [0]  # the sheet folds nothing
+
+
+def test_rebuild_names_a_match_whose_kept_figures_differed(app, runner):
+    with app.app_context():
+        db = store.connect(app.config["DATABASE"])
+        good, bad = match_of(db), match_of(db)
+        # deal 3 of one match keeps the wrong figures, still marked current
+        row = db.execute(
+            "select id, kept from deals where match_id = ? order by pos limit 1 offset 2", [bad]
+        ).fetchone()
+        wrong = pickle.loads(row[1])
+        wrong.totals = [t + 1 for t in wrong.totals]
+        db.execute("update deals set kept = ? where id = ?", [pickle.dumps(wrong), row[0]])
+        db.conn.commit()
+        pub = store.get(db, bad).pub
+        db.close()
+    result = runner.invoke(args=["rebuild"])
+    assert result.exit_code == 1
+    assert f"{pub}: kept figures differed from deal 3" in result.output
+    assert "2 matches folded afresh; 1 differed" in result.output
+    assert store.get(store.connect(app.config["DATABASE"]), good).pub not in result.output
+    again = runner.invoke(args=["rebuild"])  # mended: all agree now
+    assert again.exit_code == 0 and "0 differed" in again.output
