@@ -9,11 +9,12 @@ from pathlib import Path
 
 from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
+from flask_compress import Compress
 from flask_talisman import Talisman
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import BaseConverter, IntegerConverter
 
-from . import i18n, store
+from . import assets, i18n, store
 from .cli import register_cli
 from .web import register
 
@@ -31,6 +32,15 @@ CSP = {
     "base-uri": "'self'",
     "form-action": "'self'",
     "frame-ancestors": "'none'",
+}
+
+
+# The same on static files, which WhiteNoise serves before Flask-Talisman sees them.
+SAFE_HEADERS = {
+    "Content-Security-Policy": "; ".join(f"{k} {v}" for k, v in CSP.items()),
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
 }
 
 
@@ -95,6 +105,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         JSON_AS_ASCII=False,
         SESSION_COOKIE_SAMESITE="Lax",
+        # Pages and CSV compressed for browsers that accept it (Flask-Compress);
+        # not the API's JSON, whose ETag a client sends back in If-Match as it is.
+        COMPRESS_MIMETYPES=["text/html", "text/csv"],
     )
     hosts = os.environ.get("SCORER_TRUSTED_HOSTS", "").strip()
     if hosts:
@@ -119,6 +132,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         permissions_policy={},
     )
     store.init_app(app)
+    Compress(app)
+    assets.init_app(app, ROOT / "build" / "static", SAFE_HEADERS)
     register(app)
     register_cli(app)
     return app

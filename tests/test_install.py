@@ -35,10 +35,14 @@ def test_the_manifest_names_png_icons_192_512_and_maskable(client):
 
 def test_every_page_links_the_manifest_and_an_apple_touch_icon(client):
     page = client.get("/").get_data(as_text=True)
-    assert re.search(r'<link rel="manifest" href="/static/manifest.json">', page)
+    manifest = re.search(
+        r'<link rel="manifest" href="(/static/manifest\.[0-9a-f]{12}\.json)">', page
+    )
+    assert manifest and json.loads(client.get(manifest.group(1)).data)["icons"]
     href = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', page).group(1)
-    assert client.get(href).status_code == 200
-    assert png_size(STATIC / href.removeprefix("/static/")) == (180, 180)
+    r = client.get(href)
+    assert r.status_code == 200 and r.data == (STATIC / "apple-touch-icon.png").read_bytes()
+    assert png_size(STATIC / "apple-touch-icon.png") == (180, 180)
 
 
 def test_the_keep_awake_switch_is_on_the_sheet_hidden_until_the_script_shows_it(client):

@@ -179,8 +179,8 @@ def sheet(match_id: str):
     etag = f"{stored.pub}.{stored.version}.{get_locale()}.{'s' if can_score else 'w'}"
     if request.args.get("deals") == "all":
         etag += ".all"
-    if live and request.if_none_match.contains(etag):
-        return Response(status=304, headers={"ETag": f'"{etag}"', "Cache-Control": "no-cache"})
+    if live and request.if_none_match.contains_weak(etag):
+        return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
     page = render_template(
         "_sheet_body.html" if live else "sheet.html",
         match_id=match_id,
@@ -196,7 +196,7 @@ def sheet(match_id: str):
         shown_deals=SHEET_DEALS,
     )
     response = Response(page)
-    response.set_etag(etag)
+    response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
     response.headers["Cache-Control"] = "no-cache"
     return response
 

@@ -1,0 +1,82 @@
+"""Static files under hashed names, cached for good and compressed (WhiteNoise);
+pages compressed (Flask-Compress); the API's JSON left as it is (issue 11)."""
+
+from __future__ import annotations
+
+import gzip
+import re
+from pathlib import Path
+
+from scorer import assets
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+def linked(page: str, name: str) -> str:
+    stem, ext = name.rsplit(".", 1)
+    found = re.search(rf'"(/static/{stem}\.[0-9a-f]{{12}}\.{ext})"', page)
+    assert found, name
+    return found.group(1)
+
+
+def test_pages_link_static_files_by_hashed_names_cached_for_a_year(client):
+    page = client.get("/").get_data(as_text=True)
+    for name in ("scorer.css", "scorer.js", "icon.svg", "apple-touch-icon.png"):
+        url = linked(page, name)
+        r = client.get(url)
+        assert r.status_code == 200 and r.data == (STATIC / name).read_bytes()
+        cache = r.headers["Cache-Control"]
+        assert "immutable" in cache and int(re.search(r"max-age=(\d+)", cache).group(1)) >= 3e7
+        assert r.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_a_plain_name_is_served_but_not_for_good(client):
+    r = client.get("/static/scorer.css")
+    assert r.status_code == 200 and r.data == (STATIC / "scorer.css").read_bytes()
+    assert "immutable" not in r.headers["Cache-Control"]
+
+
+def test_static_files_and_pages_come_compressed_to_who_accepts_it(client):
+    page = client.get("/").get_data(as_text=True)
+    css = client.get(linked(page, "scorer.css"), headers=GZIP)
+    assert css.headers["Content-Encoding"] == "gzip"
+    assert gzip.decompress(css.data) == (STATIC / "scorer.css").read_bytes()
+    assert len(css.data) < (STATIC / "scorer.css").stat().st_size / 2
+    mid = client.post(
+        "/api/matches", json={"game": "hearts", "players": ["Ala", "Bartek", "Celina", "Darek"]}
+    ).get_json()["id"]
+    plain = client.get(f"/m/{mid}")
+    packed = client.get(f"/m/{mid}", headers=GZIP)
+    assert (
+        packed.headers["Content-Encoding"] == "gzip" and "Accept-Encoding" in packed.headers["Vary"]
+    )
+    assert b"Ala" in gzip.decompress(packed.data) and len(packed.data) < len(plain.data) / 2
+    api = client.get(f"/api/matches/{mid}", headers=GZIP)  # the ETag a client sends back
+    assert "Content-Encoding" not in api.headers and api.headers["ETag"] == f'"{mid}.1"'
+
+
+def test_the_live_sheet_answers_304_to_its_compressed_page_s_etag(client):
+    mid = client.post(
+        "/api/matches", json={"game": "hearts", "players": ["Ala", "Bartek", "Celina", "Darek"]}
+    ).get_json()["id"]
+    first = client.get(f"/m/{mid}?part=live", headers=GZIP)
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "gzip"
+    again = client.get(
+        f"/m/{mid}?part=live", headers={**GZIP, "If-None-Match": first.headers["ETag"]}
+    )
+    assert again.status_code == 304
+
+
+def test_a_changed_file_gets_a_new_name_and_the_old_one_stays(tmp_path):
+    static, target = tmp_path / "static", tmp_path / "build"
+    static.mkdir()
+    (static / "a.css").write_text("body { color: red; }\n" * 50)
+    first = assets.build(static, target)["a.css"]
+    (static / "a.css").write_text("body { color: blue; }\n" * 50)
+    second = assets.build(static, target)["a.css"]
+    assert first != second and re.fullmatch(r"a\.[0-9a-f]{12}\.css", second)
+    assert "red" in (target / first).read_text() and "blue" in (target / second).read_text()
+    assert (
+        gzip.decompress((target / (second + ".gz")).read_bytes()) == (static / "a.css").read_bytes()
+    )
