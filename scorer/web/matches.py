@@ -23,7 +23,7 @@ from flask import (
 from flask_babel import get_locale
 from werkzeug.exceptions import Forbidden
 
-from .. import store
+from .. import players, store
 from ..games import GAMES, EntryError
 from ..i18n import _
 from ..match import DealError, Match, checked_entry, fold
@@ -156,7 +156,14 @@ def new_match(game: str):
         error=error,
         seats=max(cls.player_counts),
         min_seats=min(cls.player_counts),
+        known=known_names(),
     ), (400 if error else 200)
+
+
+def known_names() -> list[str]:
+    """The names this browser has used (in the matches it sees), latest first:
+    the set-up form offers them."""
+    return players.names(stored.match for stored in store.listing(db(), access.known()))
 
 
 @bp.get("/m/<mid:match_id>")
@@ -370,6 +377,7 @@ def setup(match_id: str):
         seats=len(match.players),
         min_seats=len(match.players),
         key=new_key(),
+        known=known_names(),
     ), (400 if error else 200)
 
 
