@@ -403,7 +403,8 @@ def test_a_player_page_counts_what_this_phone_sees(app, client):
     assert figure(page, "Won") == ["1"]
     assert figure(page, "Average place") == ["2"]
     assert figure(page, "Q♠ taken") == ["2"]
-    assert "Best match: place 1, 40" in page and "Worst match: place 3, 23" in page
+    best, worst = re.findall(r"<strong>(?:Best|Worst) match</strong><small>([^·]*· [^·]*)·", page)
+    assert (best, worst) == ("place 1 · total 40 ", "place 3 · total 23 ")
     client.get(f"/m/{other}")  # watched: it counts now (not over: played, no place)
     page = client.get("/p/Ala").get_data(as_text=True)
     assert figure(page, "Matches played") == ["3"]
