@@ -499,6 +499,8 @@ def test_a_rename_that_would_seat_one_name_twice_changes_nothing_anywhere(app, c
     assert 'value="ALA"' in r.get_data(as_text=True)  # what was typed is kept
     assert players_of(client, m1) == ["Ola", "Bartek", "Celina"]  # checked before any change
     assert {pub: history_of(app, pub) for pub in (m1, m2)} == before
+    r = client.post("/players/rename", data={"old": "ola", "new": "Ola"})
+    assert alert(r.get_data(as_text=True)) == "Nothing to rename: that is already its name."
     r = client.post("/players/rename", data={"old": "Ola", "new": "   "})
     assert r.status_code == 400 and "a player name is empty" in alert(r.get_data(as_text=True))
     r = client.post("/players/rename", data={"old": "Ola", "new": "O\u200bla"})

@@ -58,17 +58,10 @@ def results(body: bytes) -> list[list]:
 
 
 @pytest.fixture
-def fresh(tmp_path):
-    """A second installation, with its own database."""
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "fresh.db"),
-            "SECRET_KEY": "fresh",
-            "WTF_CSRF_ENABLED": False,
-        }
-    )
-    return app.test_client()
+def fresh(app, tmp_path):
+    """A second installation as the test app is set up, with its own database."""
+    same = {k: app.config[k] for k in ("TESTING", "SECRET_KEY", "WTF_CSRF_ENABLED")}
+    return create_app({**same, "DATABASE": str(tmp_path / "fresh.db")}).test_client()
 
 
 def season_of(client) -> list[dict]:

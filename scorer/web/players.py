@@ -98,7 +98,13 @@ def rename():
     plan = renames([(s.pub, s.match) for s in scored], old, new)
     by_pub = {s.pub: s for s in scored}
     if not plan:
-        return player_page(old, _("Nothing to rename: no match you score has that name."), new)
+        seated = any(name_key(n) == name_key(old) for s in scored for n in s.match.players)
+        why = (
+            _("Nothing to rename: that is already its name.")
+            if seated
+            else _("Nothing to rename: no match you score has that name.")
+        )
+        return player_page(old, why, new)
     for change in plan:
         try:
             check_names(change.players)
