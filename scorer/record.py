@@ -280,6 +280,21 @@ def to_sheet_csv(match: Match, standings: Standings) -> str:
     return out.getvalue()
 
 
+def to_results_csv(matches: list[tuple[str, str, Match, Standings]]) -> str:
+    """A season's results: per match (its id, the day it began, the match and its
+    standings) one row per player with the total and, once the match is over,
+    the place (blank while it is not)."""
+    out = io.StringIO()
+    w = _writer(out)
+    w.writerow([_("match"), _("date"), _("game"), _("player"), _("total"), _("place")])
+    for match_id, day, match, standings in matches:
+        game = str(GAMES[match.game].name)
+        for s, name in enumerate(match.players):
+            place = standings.places[s] if standings.finished else ""
+            w.writerow([inert(match_id), day, game, inert(name), standings.totals[s], place])
+    return out.getvalue()
+
+
 # Characters no file name may hold on common systems, and letters NFKD leaves alone.
 UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
 LATIN = str.maketrans(

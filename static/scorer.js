@@ -26,6 +26,30 @@
       document.querySelectorAll("input[id^=name_]").forEach(function (i) { i.addEventListener("input", rename); });
       rename();
     }
+    // New match: a tap on a name this browser has used fills the next empty row (without
+    // JS the rows offer the same names as suggestions, from the datalist).
+    var known = document.querySelector("[data-known-names]");
+    if (known) {
+      var rows = Array.prototype.slice.call(document.querySelectorAll("input[id^=name_]"));
+      var key = function (name) { return name.trim().normalize("NFC").toLowerCase(); };
+      var mark = function () {
+        var used = rows.map(function (i) { return key(i.value); });
+        known.querySelectorAll("button[data-name]").forEach(function (b) {
+          b.setAttribute("aria-disabled", used.indexOf(key(b.getAttribute("data-name"))) >= 0 ? "true" : "false");
+        });
+      };
+      known.addEventListener("click", function (event) {
+        var b = event.target.closest("button[data-name]");
+        if (!b || b.getAttribute("aria-disabled") === "true") return;
+        var empty = rows.filter(function (i) { return !i.value.trim(); })[0];
+        if (!empty) return;
+        empty.value = b.getAttribute("data-name");
+        empty.dispatchEvent(new Event("input", {bubbles: true}));
+      });
+      rows.forEach(function (i) { i.addEventListener("input", mark); });
+      known.hidden = false;
+      mark();
+    }
     // New match: an option that applies only under another's value (Spot values under
     // Spot scoring, Deals when the match ends after a number of deals) is hidden otherwise.
     // Without JS it stays, with its condition written beside it.

@@ -17,6 +17,7 @@ Nothing here knows Flask; strings a player reads go through ``scorer.i18n``.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -389,6 +390,27 @@ class Outcome:
     note: str = ""
 
 
+@dataclass(frozen=True)
+class Figure:
+    """Something the table entered, counted per seat over a match's deals (Q♠
+    taken, moons shot …), for the player pages."""
+
+    key: str  # the same in every match and language: what the player pages add up
+    label: Any  # what the page calls it (a Text)
+    counts: list[int]  # per seat
+
+
+def tally(n: int, rows: list, key: str, label: Any, seats: Callable[[dict, Plan], list]) -> Figure:
+    """A :class:`Figure` of ``rows`` (the standings' deal rows): per seat, how
+    often ``seats(entry, plan)`` names it (a seat named twice in one deal, as
+    the taker of two jacks, counts twice)."""
+    out = [0] * n
+    for row in rows:
+        for s in seats(row.entry, row.plan):
+            out[s] += 1
+    return Figure(key, label, out)
+
+
 class Game(ABC):
     key = ""
     name = ""
@@ -520,6 +542,12 @@ class Game(ABC):
     def describe(self, entry: dict, plan: Plan) -> str:
         """The entry in words, for the sheet and the CSV."""
         return ""
+
+    def figures(self, rows: list) -> list[Figure]:
+        """What the table entered that a player page counts, over a match's deal
+        rows (``Standings.rows``: each deal's entry and plan), one count per
+        seat (:func:`tally`). Most games count nothing beyond the places (override)."""
+        return []
 
     def target(self) -> int | None:
         """The total that ends the match (the chart draws it), or None when the

@@ -17,6 +17,7 @@ from ..i18n import L_, _, join, ngettext
 from .base import (
     EntryError,
     Field,
+    Figure,
     Game,
     Option,
     Outcome,
@@ -28,6 +29,7 @@ from .base import (
     owners,
     pack_note,
     score_lines,
+    tally,
 )
 from .tricks import Captured, Setup, TableState, follow, follow_reason
 
@@ -284,6 +286,30 @@ class HeartsFamily(Game):
             lines[s].append(display("JD"))
         text = score_lines(lines, points)
         return Score(points, text, note, marks=marks)
+
+    def figures(self, rows: list) -> list[Figure]:
+        """Q♠ taken; in Hearts also the moons shot, as the score counts them
+        (none while the moon option is off)."""
+        out = [
+            tally(
+                self.n,
+                rows,
+                "qs_taken",
+                _("%(card)s taken", card=display("QS")),
+                lambda entry, plan: [entry["taken_by"]["QS"]],
+            )
+        ]
+        if self.moon_possible:
+            out.append(
+                tally(
+                    self.n,
+                    rows,
+                    "moons",
+                    _("Moons shot"),
+                    lambda entry, plan: [s for s in (self.shooter(entry),) if s is not None],
+                )
+            )
+        return out
 
     def shooter(self, entry: dict) -> int | None:
         if not self.moon_possible or self.opts.get("moon", "off") == "off":

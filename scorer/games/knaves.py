@@ -15,6 +15,7 @@ from ..i18n import L_, _, join, ngettext
 from .base import (
     EntryError,
     Field,
+    Figure,
     Game,
     Option,
     Outcome,
@@ -24,6 +25,7 @@ from .base import (
     only_fields,
     owners,
     score_lines,
+    tally,
 )
 from .tricks import Captured, Setup
 
@@ -199,6 +201,18 @@ class Knaves(Game):
                 False, note=_("Two or more players share the highest total at the target: play on.")
             )
         return Outcome(True, self.best(totals))
+
+    def figures(self, rows: list) -> list[Figure]:
+        """Jacks taken (a jack turned up is nobody's)."""
+        return [
+            tally(
+                self.n,
+                rows,
+                "jacks_taken",
+                _("Jacks taken"),
+                lambda entry, plan: [s for s in entry["taken_by"].values() if s is not None],
+            )
+        ]
 
     def describe(self, entry: dict, plan: Plan) -> str:
         parts = []

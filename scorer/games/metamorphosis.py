@@ -17,7 +17,20 @@ from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK, SYMBOLS
 from ..i18n import L_, _, join, ngettext
-from .base import EntryError, Field, Game, Option, Outcome, Plan, Score, counts, only_fields, whole
+from .base import (
+    EntryError,
+    Field,
+    Figure,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    counts,
+    only_fields,
+    tally,
+    whole,
+)
 from .tricks import Captured, Decision, Setup
 
 PACK = 52
@@ -518,14 +531,33 @@ class Metamorphosis(Game):
             taken = list(entry[rule.counted])
         return taken, [k * rule.points for k in taken]
 
+    def outright(
+        self, entry: dict, plan: Plan
+    ) -> tuple[list[int], list[int], list[int], int | None]:
+        """A deal's reckoning before the bonus: the round's declarations, the
+        cards counted and their points per seat, and who won the deal outright
+        (strictly the highest points; None for a tie)."""
+        ctx = plan.context
+        decl = entry["declarations"] if ctx["deal"] == 1 else ctx["declarations"]
+        taken, base = self.base_points(entry, ctx["rule"])
+        best = self.best(base)
+        return decl, taken, base, (best[0] if len(best) == 1 else None)
+
+    def figures(self, rows: list) -> list[Figure]:
+        """Declarations won: the deal a player declared, won outright (+10)."""
+
+        def won(entry: dict, plan: Plan) -> list[int]:
+            decl, _taken, _base, winner = self.outright(entry, plan)
+            return [winner] if winner is not None and decl[winner] == plan.context["deal"] else []
+
+        return [tally(self.n, rows, "declarations_won", _("Declarations won"), won)]
+
     def score(self, entry: dict, plan: Plan) -> Score:
         ctx = plan.context
         rule: DealRule = ctx["rule"]
         d = ctx["deal"]
-        decl = entry["declarations"] if d == 1 else ctx["declarations"]
-        taken, base = self.base_points(entry, rule)
+        decl, taken, base, winner = self.outright(entry, plan)
         best = self.best(base)
-        winner = best[0] if len(best) == 1 else None
         points = list(base)
         lines = []
         for s in range(self.n):

@@ -16,6 +16,7 @@ from ..i18n import L_, _, join
 from .base import (
     EntryError,
     Field,
+    Figure,
     Game,
     Option,
     Outcome,
@@ -27,6 +28,7 @@ from .base import (
     pack_note,
     score_lines,
     seat,
+    tally,
 )
 from .tricks import Captured, Setup
 
@@ -283,6 +285,15 @@ class Polignac(Game):
             names=", ".join(self.names[s] for s in losers),
         )
         return Outcome(True, winners, note)
+
+    def figures(self, rows: list) -> list[Figure]:
+        """Capots made (declared, and every trick taken)."""
+
+        def made(entry: dict, plan: Plan) -> list[int]:
+            capot = entry.get("capot")
+            return [capot["seat"]] if capot and capot["made"] else []
+
+        return [tally(self.n, rows, "capots_made", _("Capots made"), made)]
 
     def describe(self, entry: dict, plan: Plan) -> str:
         parts = []

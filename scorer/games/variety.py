@@ -21,7 +21,20 @@ from typing import Any
 
 from ..cards import FULL_PACK, RED, SYMBOLS
 from ..i18n import L_, _, join, ngettext
-from .base import EntryError, Field, Game, Option, Outcome, Plan, Score, only_fields, seat, whole
+from .base import (
+    EntryError,
+    Field,
+    Figure,
+    Game,
+    Option,
+    Outcome,
+    Plan,
+    Score,
+    only_fields,
+    seat,
+    tally,
+    whole,
+)
 from .tricks import Captured, Decision, Setup
 
 PLAYERS = 4
@@ -668,12 +681,27 @@ class Variety(Game):
             points += dt.majority
         return points
 
+    def sides(self, entry: dict) -> tuple[int, int]:
+        """The attackers' points and the defenders' (before any bonus)."""
+        dt = self.types[entry["contract"]]
+        mine, theirs = self.counts(entry)
+        return self.side_points(dt, mine), self.side_points(dt, theirs)
+
+    def figures(self, rows: list) -> list[Figure]:
+        """Contracts made as attacker: the attackers scored more than the defenders."""
+
+        def made(entry: dict, plan: Plan) -> list[int]:
+            att, dfn = self.sides(entry)
+            return list(entry["attackers"]) if att > dfn else []
+
+        return [tally(self.n, rows, "contracts_made", _("Contracts made as attacker"), made)]
+
     def score(self, entry: dict, plan: Plan) -> Score:
         dt = self.types[entry["contract"]]
         attackers = tuple(entry["attackers"])
         defenders = tuple(s for s in range(self.n) if s not in attackers)
         mine, theirs = self.counts(entry)
-        att, dfn = self.side_points(dt, mine), self.side_points(dt, theirs)
+        att, dfn = self.sides(entry)
         tie = att == dfn
         bonus = att < dfn or (tie and self.opts["tie"] == "defenders")
         points = [att if s in attackers else dfn + (BONUS if bonus else 0) for s in range(self.n)]

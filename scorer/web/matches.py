@@ -23,7 +23,7 @@ from flask import (
 from flask_babel import get_locale
 from werkzeug.exceptions import Forbidden
 
-from .. import store
+from .. import players, store
 from ..games import GAMES, EntryError
 from ..i18n import _
 from ..match import DealError, Match, checked_entry, fold
@@ -72,6 +72,16 @@ def scored_or_403(match_id: str) -> store.Stored:
 
 def title(match: Match) -> str:
     return f"{GAMES[match.game].name} · {', '.join(match.players)}"
+
+
+def standings_or_none(stored: store.Stored):
+    """The standings, or None for a stored match these rules can no longer read
+    (stored deals were checked when saved; a later change of the rules could
+    still refuse one)."""
+    try:
+        return store.standings(db(), stored)
+    except DealError:
+        return None
 
 
 @bp.get("/")
@@ -160,10 +170,17 @@ def new_match(game: str):
         error=error,
         seats=max(cls.player_counts),
         min_seats=min(cls.player_counts),
+        known=known_names(),
     ), (400 if error else 200)
 
 
 SHEET_DEALS = 30  # the latest deals the sheet's table shows (a link shows them all)
+
+
+def known_names() -> list[str]:
+    """The names this browser has used (in the matches it sees), latest first:
+    the set-up form offers them."""
+    return players.names(stored.match for stored in store.listing(db(), access.known()))
 
 
 @bp.get("/m/<mid:match_id>")
@@ -379,6 +396,7 @@ def setup(match_id: str):
         seats=len(match.players),
         min_seats=len(match.players),
         key=new_key(),
+        known=known_names(),
     ), (400 if error else 200)
 
 

@@ -1,0 +1,200 @@
+"""The season (issue 14 part 5): every match this phone sees as one ZIP of JSON
+records and results.csv, and that ZIP imported back, each record a new match;
+a bad member is named and nothing is imported."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import zipfile
+
+import pytest
+
+from scorer import create_app, season
+
+from .helpers import record
+from .test_csv import split
+from .test_players import M1, M2, M5, M6, alert, create
+
+
+def zip_of(members: dict[str, str | bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        for name, body in members.items():
+            zf.writestr(name, body)
+    return out.getvalue()
+
+
+def upload(client, body: bytes, name: str = "season.zip"):
+    return client.post(
+        "/season/import",
+        data={"season": (io.BytesIO(body), name)},
+        content_type="multipart/form-data",
+    )
+
+
+def members(body: bytes) -> dict[str, bytes]:
+    with zipfile.ZipFile(io.BytesIO(body)) as zf:
+        return {name: zf.read(name) for name in zf.namelist()}
+
+
+def records(body: bytes) -> list[dict]:
+    """The records of a season ZIP without their ids (an import gives new ones)."""
+    out = []
+    for name, data in members(body).items():
+        if name.endswith(".json"):
+            rec = json.loads(data)
+            assert rec.pop("id") in name  # each member is named for its match
+            out.append(rec)
+    return sorted(out, key=lambda r: json.dumps(r, sort_keys=True))
+
+
+def results(body: bytes) -> list[list]:
+    text = members(body)["results.csv"].decode("utf-8")
+    assert text.startswith("\ufeff")
+    return list(csv.reader(io.StringIO(text[1:])))
+
+
+@pytest.fixture
+def fresh(app, tmp_path):
+    """A second installation as the test app is set up, with its own database."""
+    same = {k: app.config[k] for k in ("TESTING", "SECRET_KEY", "WTF_CSRF_ENABLED")}
+    return create_app({**same, "DATABASE": str(tmp_path / "fresh.db")}).test_client()
+
+
+def season_of(client) -> list[dict]:
+    """What the client's season holds: the game and players of each match."""
+    return [
+        {"game": r["game"], "players": r["players"]}
+        for r in records(client.get("/season.zip").data)
+    ]
+
+
+def test_a_season_goes_out_as_a_zip_and_comes_back_the_same(app, client, fresh):
+    create(client, "black_maria", M1.match.deals, ["Ala", "Bartek", "Celina"], {"target": 40})
+    hearts = create(
+        client, "hearts", M2.match.deals, ["Bartek", "ala", "Darek", "Ewa"], {"target": 30}
+    )
+    assert client.delete(f"/api/matches/{hearts}/deals/2").status_code == 200  # a deal deleted
+    create(client, "metamorphosis", M5.match.deals, ["Ala", "Bartek", "Celina"])
+    create(client, "variety", M6.match.deals, ["Ala", "Bartek", "Celina", "Darek"])
+    create(client, "knaves", [], ["Ala, Jan", "Ola; Ula", "=1+1"])  # separators and a formula
+    trashed = create(client, "knaves", [], ["Ewa", "Franek", "Gosia"])
+    assert client.delete(f"/api/matches/{trashed}").status_code == 200
+    create(app.test_client(), "knaves", [], ["Not", "Seen", "Here"])  # another phone's
+    r = client.get("/season.zip")
+    assert r.status_code == 200 and r.mimetype == "application/zip"
+    assert re.fullmatch(
+        r'attachment; filename="scorer-season_\d{4}-\d\d-\d\d\.zip"',
+        r.headers["Content-Disposition"],
+    )
+    out = r.data
+    names = sorted(members(out))
+    assert len(names) == 6 and names[-1] == "results.csv"
+    assert all(
+        re.fullmatch(r"matches/\d{4}-\d\d-\d\d_[A-Za-z0-9_-]{12}\.json", n) for n in names[:-1]
+    )
+    sent = records(out)
+    assert {r["game"] for r in sent} == {
+        "black_maria",
+        "hearts",
+        "metamorphosis",
+        "variety",
+        "knaves",
+    }
+    (hearts_record,) = [r for r in sent if r["game"] == "hearts"]
+    assert hearts_record["deals"] == M2.match.deals[:1]  # the deleted deal is not in it
+    r = upload(fresh, out)
+    assert r.status_code == 302 and r.headers["Location"] == "/season"
+    back = fresh.get("/season.zip").data
+    assert records(back) == sent  # the same records: game, options, players, deals, computed
+    assert sorted(row[1:] for row in results(back)) == sorted(row[1:] for row in results(out))
+    assert "5 matches imported." in fresh.get("/season").get_data(as_text=True)
+    # the imported matches are this phone's: its player pages count them
+    assert fresh.get("/p/Ewa").status_code == 200
+
+
+def test_the_results_csv(client):
+    create(client, "black_maria", M1.match.deals, ["Ala", "Bartek", "Celina"], {"target": 40})
+    create(client, "knaves", [], ["Ala, Jan", "Ola; Ula", "=1+1"])
+    r = client.get("/season.csv")
+    assert r.headers["Content-Type"] == "text/csv; charset=utf-8"
+    text = r.get_data(as_text=True)
+    lines = text[1:].splitlines()
+    assert lines[0] == '"match","date","game","player","total","place"'
+    # the latest first: the Knaves match not begun (no place yet), then Black Maria over:
+    # Ala 40 1st, Bartek 41 2nd, Celina 48 3rd (test_players.M1, worked out there)
+    rows = list(csv.reader(io.StringIO(text[1:])))[1:]
+    assert [row[2:] for row in rows] == [
+        ["Knaves", "Ala, Jan", "0", ""],
+        ["Knaves", "Ola; Ula", "0", ""],
+        ["Knaves", "'=1+1", "0", ""],
+        ["Black Maria", "Ala", "40", "1"],
+        ["Black Maria", "Bartek", "41", "2"],
+        ["Black Maria", "Celina", "48", "3"],
+    ]
+    assert lines[4].endswith(",40,1")  # numbers bare, every text quoted
+    assert all(re.fullmatch(r"\d{4}-\d\d-\d\d", row[1]) for row in rows)
+    # a spreadsheet splitting on , ; tab and space reads six columns on every row
+    assert [len(row) for row in split(text[1:])] == [6] * 7
+    assert results(client.get("/season.zip").data) == list(csv.reader(io.StringIO(text[1:])))
+
+
+def test_a_bad_member_is_named_and_nothing_is_imported(client, fresh):
+    create(client, "black_maria", M1.match.deals, ["Ala", "Bartek", "Celina"], {"target": 40})
+    good = members(client.get("/season.zip").data)
+    bad = record("black_maria", [{"hearts": [4, 6, 2], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}], 3)
+    cases = {
+        "matches/bad.json": (
+            {**good, "matches/bad.json": json.dumps(bad)},
+            "matches/bad.json: deal 1: hearts add up to 12, but 13 are in play",
+        ),
+        "notes.txt": (
+            {**good, "notes.txt": "hello"},
+            "notes.txt: not a game record (a .json file)",
+        ),
+        "not JSON": (
+            {**good, "matches/x.json": "{"},
+            "matches/x.json: not JSON: Expecting property name enclosed in double quotes",
+        ),
+        "no record": ({"results.csv": good["results.csv"]}, "this ZIP holds no game record"),
+    }
+    for what, (content, message) in cases.items():
+        r = upload(fresh, zip_of(content))
+        assert r.status_code == 400, what
+        assert alert(r.get_data(as_text=True)).startswith("Nothing imported: " + message), what
+    for body in (b"", b"PK\x03\x04 not really", json.dumps(bad).encode()):
+        r = upload(fresh, body)
+        assert r.status_code == 400
+        assert alert(r.get_data(as_text=True)) == "Nothing imported: this file is not a ZIP archive"
+    assert fresh.post("/season/import").status_code == 400  # no file at all
+    assert season_of(fresh) == []  # nothing was imported, from any of them
+    # folders and a Mac's resource forks are no mistake: skipped
+    mac = {**good, "matches/": b"", "__MACOSX/._x.json": b"\x00\x05", "matches/.DS_Store": b"x"}
+    assert upload(fresh, zip_of(mac)).status_code == 302
+    assert season_of(fresh) == [{"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]}]
+
+
+def test_a_record_too_large_is_refused_before_it_is_read(client, fresh, monkeypatch):
+    create(client, "black_maria", M1.match.deals, ["Ala", "Bartek", "Celina"], {"target": 40})
+    body = client.get("/season.zip").data
+    monkeypatch.setattr(season, "MEMBER_MAX", 100)
+    r = upload(fresh, body)
+    assert r.status_code == 400
+    assert "too large for a game record" in alert(r.get_data(as_text=True))
+    monkeypatch.setattr(season, "MEMBERS_MAX", 0)
+    assert "at most 0 records" in alert(upload(fresh, body).get_data(as_text=True))
+
+
+def test_the_season_import_needs_the_form_token(csrf_client):
+    assert upload(csrf_client, zip_of({"a.json": "{}"})).status_code == 400
+
+
+def test_the_season_page_links_both_exports(client):
+    create(client, "knaves", [], ["Ala", "Bartek", "Celina"])
+    page = client.get("/season").get_data(as_text=True)
+    assert "This phone scores or has watched 1 match." in page
+    assert 'href="/season.zip"' in page and 'href="/season.csv"' in page
+    assert 'href="/season"' in client.get("/p/Ala").get_data(as_text=True)
