@@ -147,6 +147,9 @@ class Message(Text):
         self.msgid = msgid
         self.params = params
 
+    def __reduce__(self):  # pickled as its constructor's call: quick to load (store.py)
+        return Message, (self.msgid, self.params)
+
     def _template(self, t) -> str:
         return t.ugettext(self.msgid) if t is not None else self.msgid
 
@@ -181,6 +184,9 @@ class Plural(Message):
         self.plural = plural
         self.num = num
 
+    def __reduce__(self):
+        return Plural, (self.msgid, self.plural, self.num, self.params)
+
     def _template(self, t) -> str:
         if t is not None:
             return t.ungettext(self.msgid, self.plural, self.num)
@@ -196,6 +202,9 @@ class Context(Message):
     def __init__(self, context: str, msgid: str, params: dict):
         super().__init__(msgid, params)
         self.context = context
+
+    def __reduce__(self):
+        return Context, (self.context, self.msgid, self.params)
 
     def _template(self, t) -> str:
         return t.upgettext(self.context, self.msgid) if t is not None else self.msgid
@@ -217,6 +226,9 @@ class Joined(Text):
             parts = flat
         self.sep = sep
         self.parts = tuple(parts)
+
+    def __reduce__(self):
+        return Joined, (self.sep, self.parts)
 
     def _draw(self, t, locale, html: bool = False) -> str:
         sep = _param(self.sep, t, locale, html)

@@ -7,14 +7,17 @@ and who won — is :func:`fold`, a pure function of those, so editing deal 3 of
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
+
+from markupsafe import escape
 
 from .engine import entry_with_play
 from .games import GAMES, EntryError, Game
 from .games.base import Outcome, Plan, Score
-from .i18n import _
+from .i18n import Text, _
 
 
 class DealError(ValueError):
@@ -68,6 +71,14 @@ class Kept:
     axis: tuple[str, str]  # what the chart writes under the deal
     state: Any
 
+    def __reduce__(self):
+        """Pickled as its constructor's call, quick to load (store.py keeps one
+        per deal); its words as a pickle of their own, loaded only when drawn
+        (the sheet draws none: only the exports do)."""
+        values = astuple_shallow(self)
+        words = self.words if isinstance(self.words, Pickled) else Pickled.of(self.words)
+        return Kept, values[:6] + (words,) + values[7:]
+
     @classmethod
     def of(cls, rules: Game, deal: Step, number: int) -> Kept:
         return cls(
@@ -81,6 +92,40 @@ class Kept:
             rules.chart_axis(deal.plan, deal.entry),
             deal.after.state,
         )
+
+
+class Pickled(Text):
+    """A Text kept as its pickle, loaded when it is first drawn."""
+
+    __slots__ = ("blob", "_text")
+
+    def __init__(self, blob: bytes):
+        self.blob = blob
+        self._text = None
+
+    @classmethod
+    def of(cls, text: Any) -> Pickled:
+        return cls(pickle.dumps(text, pickle.HIGHEST_PROTOCOL))
+
+    def __reduce__(self):
+        return Pickled, (self.blob,)
+
+    @property
+    def text(self) -> Any:
+        if self._text is None:
+            self._text = pickle.loads(self.blob)
+        return self._text
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        text = self.text
+        if isinstance(text, Text):
+            return text._draw(t, locale, html)
+        return escape(text) if html else str(text)
+
+
+def astuple_shallow(obj) -> tuple:
+    """A dataclass's fields, in order, as they are (``dataclasses.astuple`` copies deep)."""
+    return tuple(getattr(obj, f.name) for f in fields(obj))
 
 
 class Rows(Sequence):
