@@ -6,6 +6,8 @@
 // - a tap made while the answer to the one before is on its way waits its turn (each
 //   needs the page the one before leaves: the tricks so far ride in hidden fields), then
 //   is tapped again on the new page, unless its button is disabled there (a card played);
+//   base.html's htmx-config sets no settle delay, so the new page's buttons are live by
+//   then (and no inline style is set: the CSP forbids it);
 // - an answer that is not the page's part (a redirect, an error page) is shown as the
 //   plain post would have shown it;
 // - a tap that could not be sent says so ([data-offline]) and changes nothing.
@@ -51,13 +53,28 @@
     var holder = d.requestConfig.elt.closest("[hx-select]");
     var select = holder && holder.getAttribute("hx-select");
     var page = new DOMParser().parseFromString(xhr.responseText, "text/html");
-    if (select && page.querySelector(select)) return;
+    if (select && page.querySelector(select)) {
+      showError(page, select, d.target);
+      return;
+    }
     // another page (a refusal, an error): its main part in place of this one's
     d.shouldSwap = true;
     d.target = document.querySelector("main");
     d.selectOverride = "main";
     d.swapOverride = "outerHTML";
   });
+
+  // The answer's refusal (#error) where the swapped part does not hold it (a deal form's
+  // error line sits above the form): put in, replaced, or taken away as the answer has it.
+  function showError(page, select, target) {
+    var fresh = page.getElementById("error");
+    var old = document.getElementById("error");
+    if (old ? target.contains(old) : !fresh || fresh.closest(select)) return;
+    if (fresh) fresh = document.importNode(fresh, true);
+    if (old && fresh) old.replaceWith(fresh);
+    else if (old) old.remove();
+    else (target.closest("form") || target).before(fresh);
+  }
 
   document.addEventListener("htmx:sendError", function (event) {
     waiting = [];
