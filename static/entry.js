@@ -105,34 +105,35 @@
     return v === 0 || v * 10 > counts.room(input);
   }
 
-  function setUp(form) {
-    var all = [];
-    form.querySelectorAll("fieldset.counts").forEach(function (fieldset) {
-      var counts = new Counts(fieldset);
-      all.push(counts);
-      counts.inputs.forEach(function (input) {
-        input.addEventListener("input", function (event) {
-          counts.refresh();
-          // only what the player typed moves on, not a paste or a stepper
-          if (event.inputType === "insertText" && complete(input, counts)) moveOn(form, input);
-        });
+  function setUpCounts(form, fieldset) {
+    if (fieldset.counts) return; // already
+    var counts = new Counts(fieldset);
+    counts.inputs.forEach(function (input) {
+      input.addEventListener("input", function (event) {
+        counts.refresh();
+        // only what the player typed moves on, not a paste or a stepper
+        if (event.inputType === "insertText" && complete(input, counts)) moveOn(form, input);
       });
-      fieldset.querySelectorAll("button.step").forEach(function (button) {
-        button.addEventListener("click", function () {
-          var input = button.parentNode.querySelector("input");
-          var max = parseInt(input.getAttribute("max"), 10);
-          // a step from the suggestion, if the field shows one
-          var from = number(input);
-          if (from === null) from = input.classList.contains("auto") ? parseInt(input.getAttribute("placeholder"), 10) : 0;
-          var v = from + parseInt(button.getAttribute("data-step"), 10);
-          if (v < 0) v = 0;
-          if (!isNaN(max) && v > max) v = max;
-          input.value = String(v);
-          counts.refresh();
-        });
-      });
-      counts.refresh();
     });
+    fieldset.querySelectorAll("button.step").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var input = button.parentNode.querySelector("input");
+        var max = parseInt(input.getAttribute("max"), 10);
+        // a step from the suggestion, if the field shows one
+        var from = number(input);
+        if (from === null) from = input.classList.contains("auto") ? parseInt(input.getAttribute("placeholder"), 10) : 0;
+        var v = from + parseInt(button.getAttribute("data-step"), 10);
+        if (v < 0) v = 0;
+        if (!isNaN(max) && v > max) v = max;
+        input.value = String(v);
+        counts.refresh();
+      });
+    });
+    counts.refresh();
+  }
+
+  function setUp(form) {
+    form.querySelectorAll("fieldset.counts").forEach(function (fieldset) { setUpCounts(form, fieldset); });
     // Enter in a number field moves to the next field; from the last one it saves.
     form.addEventListener("keydown", function (event) {
       var input = event.target;
@@ -148,5 +149,14 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("form.deal").forEach(setUp);
+  });
+  // A part of the form swapped in without a reload (an auction's call, static/taps.js)
+  // brings the counts that now apply.
+  document.addEventListener("htmx:load", function (event) {
+    var elt = event.detail.elt;
+    var form = elt.closest && elt.closest("form.deal");
+    if (!form) return;
+    if (elt.matches("fieldset.counts")) setUpCounts(form, elt);
+    elt.querySelectorAll("fieldset.counts").forEach(function (fieldset) { setUpCounts(form, fieldset); });
   });
 })();

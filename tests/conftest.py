@@ -117,3 +117,11 @@ def live_server(tmp_path_factory):
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
+
+
+@pytest.fixture
+def page_without_js(browser, browser_context_args):
+    """A phone page with JavaScript off: every tap is a plain form post."""
+    context = browser.new_context(**browser_context_args, java_script_enabled=False)
+    yield context.new_page()
+    context.close()

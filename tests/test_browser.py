@@ -130,8 +130,10 @@ def test_entry_form_on_a_phone_has_big_targets(page, live_server):
     assert page.locator("table.deals tbody tr").count() == 1
 
 
-def test_check_a_black_maria_deal_trick_by_trick_and_save(page, live_server):
-    """A deal played by the engine (seeded), tapped in card by card on a phone."""
+def test_check_a_black_maria_deal_trick_by_trick_and_save(page_without_js, live_server):
+    """A deal played by the engine (seeded), tapped in card by card on a phone without
+    JavaScript: each tap a form post (tests/test_browser_check.py: with JavaScript)."""
+    page = page_without_js
     names = ["Ala", "Bartek", "Celina"]
     rules = GAMES["black_maria"](GAMES["black_maria"].normalize_options({}, 3), names)
     plan = fold(Match("black_maria", rules.opts, names)).next
@@ -161,11 +163,10 @@ def test_check_a_black_maria_deal_trick_by_trick_and_save(page, live_server):
             assert page.locator("fieldset.owner legend").inner_text() == f"{names[seat]} plays"
             with page.expect_navigation():
                 page.locator(f"button.pick[value='{c}']").tap()
-        # the app names each trick's winner
-        assert (
-            page.locator("ol.tricks li").nth(k).locator(".won").inner_text()
-            == f"→ {names[played.captured.winners[k]]}"
-        )
+        # the app names each trick's winner, under the picker and in the folded list
+        winner = f"→ {names[played.captured.winners[k]]}"
+        assert page.locator(".deck .now .won").inner_text() == winner
+        assert page.locator("ol.tricks li").nth(k).locator(".won").text_content() == winner
     page.screenshot(path=str(SHOTS / "check-phone.png"), full_page=True)
     derived = [
         int(x)

@@ -115,7 +115,9 @@ RUNNING = [
 ]
 
 
-def test_variety_full_game_with_auctions(page, live_server):
+def test_variety_full_game_with_auctions(page_without_js, live_server):
+    """Each call a form post, as without JavaScript (tests/test_browser_check.py: with)."""
+    page = page_without_js
     start(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
     for (calls, counts), running in zip(VARIETY, RUNNING):
         enter(page)

@@ -334,3 +334,40 @@ def test_check_from_a_half_filled_metamorphosis_or_variety_form(client):
         url = client.post(f"/new/{game}", data={**people, "first_dealer": "0"}).headers["Location"]
         assert client.post(url + "/check", data=data).status_code in (200, 400)
         assert client.post(url + "/deal", data=data).status_code in (200, 400)
+
+
+def test_one_tap_on_its_holder_plays_the_card_that_opens_the_deal(client):
+    """Hearts: whoever holds 2♣ leads it (RULES.md), so with the hands unknown the
+    check asks who holds it, and one tap on Celina plays it for her; Darek, on her
+    left, plays next. A form post, as without JavaScript."""
+    r = client.post(
+        "/new/hearts",
+        data={
+            "name_0": "Ala",
+            "name_1": "Bartek",
+            "name_2": "Celina",
+            "name_3": "Darek",
+            "first_dealer": "0",
+        },
+    )
+    mid = r.headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/m/{mid}/check").get_data(as_text=True)
+    assert "2♣ leads (whoever holds it)" in page
+    assert 'name="lead" value="2">Celina</button>' in page
+    assert 'class="picker"' not in page  # nothing else can open the deal
+    r = client.post(
+        f"/m/{mid}/check",
+        data={"play": hidden(page, "play"), "quick": "{}", "expect": "0", "lead": "2"},
+    )
+    page = r.get_data(as_text=True)
+    assert r.status_code == 200
+    assert json.loads(hidden(page, "play")) == {"tricks": [[[2, "2C"]]]}
+    assert "<legend>Darek plays</legend>" in page
+    assert 'name="lead"' not in page and 'class="picker"' in page
+    # once a card is down, "lead" opens nothing: the page is refused, nothing changes
+    r = client.post(
+        f"/m/{mid}/check",
+        data={"play": hidden(page, "play"), "quick": "{}", "expect": "0", "lead": "1"},
+    )
+    assert r.status_code == 400 and "That is not a card." in r.get_data(as_text=True)
+    assert json.loads(hidden(r.get_data(as_text=True), "play")) == {"tricks": [[[2, "2C"]]]}

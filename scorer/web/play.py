@@ -168,9 +168,11 @@ def check_deal(match_id: str):
             if hand:
                 hand.pop()
                 break
-    elif "card" in request.form:
-        c = parse(request.form.get("card"))
-        seat = whole_number(request.form.get("seat", ""), 2)
+    elif "card" in request.form or "lead" in request.form:
+        # "lead": one tap names who holds the card that must open the deal (Hearts' 2♣)
+        lead = _lead_card(setup, play, before) if "lead" in request.form else None
+        c = lead or parse(request.form.get("card"))
+        seat = whole_number(request.form.get("lead" if lead else "seat", ""), 2)
         seat = seat if seat is not None and seat < n else before.turn
         if c is None:
             error = _("That is not a card.")
@@ -224,6 +226,7 @@ def check_deal(match_id: str):
         dealing, allowed = None, set(held[now.turn]) - played
     else:
         dealing, allowed = None, pack - played
+    lead_card = None if draft else _lead_card(setup, play, now)
     trick_rows = []
     for k, trick in enumerate(play.get("tricks", [])):
         winner = now.winners[k] if k < len(now.winners) else None
@@ -261,8 +264,17 @@ def check_deal(match_id: str):
         allowed=allowed,
         hand_size=setup.tricks if setup else 0,
         hands_known=bool(held),
+        lead_card=lead_card,
         app_can_deal=_app_can_deal(setup, plan),
     ), (400 if error else 200)
+
+
+def _lead_card(setup, play: dict, now) -> str | None:
+    """The card that must open the deal while nobody knows who holds it (Hearts'
+    2♣, hands unknown): one tap on its holder plays it. None otherwise."""
+    if setup is None or play.get("tricks") or now.turn is not None or now.problems:
+        return None
+    return setup.lead_card
 
 
 def _app_can_deal(setup, plan) -> bool:
