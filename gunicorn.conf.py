@@ -10,13 +10,14 @@
 """
 
 import os
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
 import gunicorn.http.wsgi
 
 from scorer import create_app
-from scorer.backup import daily
 
 instance = Path(os.environ.get("SCORER_INSTANCE") or Path(__file__).parent / "instance")
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
@@ -27,11 +28,13 @@ gunicorn.http.wsgi.SERVER = "Scorer"
 
 
 def keep_daily_copies(database: str, folder: Path) -> None:
+    """Every hour, today's copy if there is none yet, made by a process of its
+    own: the master forks workers at any time, and a worker forked while the
+    master held a SQLite connection would share its locks ("disk I/O error")."""
     while True:
-        try:
-            daily(database, folder)
-        except Exception as e:  # a failed copy must not stop the server; it is said
-            print(f"scorer: daily backup failed: {e}", flush=True)
+        done = subprocess.run([sys.executable, "-m", "scorer.backup", database, str(folder)])
+        if done.returncode:  # a failed copy must not stop the server; it is said
+            print("scorer: daily backup failed", flush=True)
         threading.Event().wait(3600)
 
 

@@ -144,3 +144,14 @@ def daily(database: str | os.PathLike, folder: str | os.PathLike, keep: int = KE
     for old in copies[:-keep]:
         old.unlink(missing_ok=True)
     return made
+
+
+# python -m scorer.backup DATABASE FOLDER: today's copy (gunicorn.conf.py runs it hourly)
+if __name__ == "__main__":
+    import sys
+
+    try:
+        daily(sys.argv[1], sys.argv[2])
+    except (OSError, sqlite3.Error) as e:
+        print(f"scorer: daily backup failed: {e}", file=sys.stderr)
+        sys.exit(1)
