@@ -40,18 +40,38 @@ class Chart:
     target: int | None = None
     groups: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
+    at: tuple[int, ...] = ()  # the deal each row of ``totals`` is after (): 1, 2, 3 …
+
+    @property
+    def deals(self) -> tuple[int, ...]:
+        return self.at or tuple(range(1, len(self.totals) + 1))
+
+
+POINTS = 160  # a longer match is drawn through this many of its deals, evenly spread
+
+
+def sample(deals: int, points: int = POINTS) -> list[int]:
+    """The deal numbers a line through ``deals`` deals is drawn through: every
+    one up to ``points``, else ``points`` of them evenly spread, the last one
+    always (a 320-unit chart shows no more)."""
+    if deals <= points:
+        return list(range(1, deals + 1))
+    return sorted({round(k * deals / points) for k in range(1, points + 1)})
 
 
 def from_standings(standings) -> Chart:
     """The chart of a match's standings (``scorer.match.Standings``); the rules
-    say the target and how to label each deal."""
-    rules = standings.rules
-    axis = [k.axis for k in standings.kept]
+    say the target and how to label each deal. Only the deals it draws are read
+    (a game that labels none has no labels to read)."""
+    rules, kept = standings.rules, standings.kept
+    at = sample(len(kept))
+    axis = [k.axis for k in kept] if rules.labels_deals() else []
     return Chart(
-        totals=[list(k.totals) for k in standings.kept],
+        totals=[list(kept[d - 1].totals) for d in at],
         target=rules.target(),
         groups=tuple(g for g, _l in axis),
         labels=tuple(lab for _g, lab in axis),
+        at=tuple(at) if len(at) < len(kept) else (),
     )
 
 
@@ -77,9 +97,9 @@ def signed(v: int) -> str:
 
 def svg(chart: Chart) -> str:
     """The chart as an SVG element (text), or "" before the first deal."""
-    deals = len(chart.totals)
-    if not deals:
+    if not chart.totals:
         return ""
+    deals = chart.deals[-1]
     seats = len(chart.totals[0])
     values = [0] + [v for row in chart.totals for v in row]
     if chart.target is not None:
@@ -189,7 +209,8 @@ def svg(chart: Chart) -> str:
 
     for s in range(seats):
         points = " ".join(
-            f"{num(x(i))},{num(y(v))}" for i, v in enumerate([0] + [row[s] for row in chart.totals])
+            f"{num(x(i))},{num(y(v))}"
+            for i, v in zip((0, *chart.deals), [0] + [row[s] for row in chart.totals])
         )
         out.append(f'<polyline class="seat{s}" points="{points}"{_line_style(s)}/>')
 

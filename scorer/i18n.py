@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -32,7 +32,6 @@ from babel import Locale
 from babel.numbers import format_decimal
 from flask import Blueprint, has_app_context, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
-from flask_babel import format_decimal as format_decimal_here
 from markupsafe import Markup, escape
 
 # The languages a player is offered and tests/test_catalogs.py holds complete,
@@ -58,7 +57,13 @@ def number(value: int, locale: Any = None) -> str:
     """A whole number as the locale writes it (1,000 · 1 000; the minus sign)."""
     if 0 <= value < 1000:
         return str(value)  # the same in every locale, and the common case
-    return format_decimal(value, locale=locale or DEFAULT)
+    return _formatted(value, str(locale or DEFAULT))
+
+
+@lru_cache(maxsize=4096)
+def _formatted(value: int, locale: str) -> str:
+    """Babel's writing of a number, kept: a sheet writes the same few again and again."""
+    return format_decimal(value, locale=locale)
 
 
 def _param(value: Any, t, locale, html: bool) -> Any:
@@ -360,16 +365,14 @@ def init_app(app) -> None:
     @app.template_filter("num")
     def num_filter(value):
         """A number as the page's locale writes it."""
-        return (
-            format_decimal_here(value)
-            if isinstance(value, int) and not isinstance(value, bool)
-            else value
-        )
+        if isinstance(value, int) and not isinstance(value, bool):
+            return number(value, get_locale())
+        return value
 
     @app.template_filter("signed")
     def signed_filter(value):
         """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
-        return ("+" if value > 0 else "") + format_decimal_here(value)
+        return ("+" if value > 0 else "") + number(value, get_locale())
 
 
 __all__ = ["_", "L_", "ngettext", "pgettext", "join", "Text", "LANGUAGES", "cli_locale", "init_app"]

@@ -94,6 +94,38 @@ class Kept:
         )
 
 
+class KeptList(Sequence):
+    """What the deals keep, each loaded from its pickle when it is first read:
+    a sheet reads the last few deals and the chart's points, not them all."""
+
+    def __init__(self, items: list):
+        self.items = items  # a Kept, or its pickle not loaded yet
+
+    @classmethod
+    def of(cls, kept: Sequence, count: int) -> KeptList:
+        """The first ``count`` of ``kept`` (a KeptList or any sequence of Kept)."""
+        return cls(kept.items[:count] if isinstance(kept, KeptList) else list(kept[:count]))
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return KeptList(self.items[i])
+        item = self.items[i]
+        if isinstance(item, bytes):
+            item = self.items[i] = pickle.loads(item)
+        return item
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
+        return NotImplemented
+
+    def append(self, kept: Kept) -> None:
+        self.items.append(kept)
+
+
 class Pickled(Text):
     """A Text kept as its pickle, loaded when it is first drawn."""
 
@@ -133,7 +165,7 @@ class Rows(Sequence):
     is first read, from the kept state before it (a page that shows one deal
     pays for one)."""
 
-    def __init__(self, rules: Game, entries: list, kept: list[Kept], first_dealer: int):
+    def __init__(self, rules: Game, entries: list, kept: Sequence[Kept], first_dealer: int):
         self.rules, self.entries, self.kept, self.first_dealer = rules, entries, kept, first_dealer
         self.known: dict[int, DealRow] = {}
 
@@ -169,7 +201,7 @@ class Standings:
     team_totals: list[tuple[tuple[int, ...], int]] | None = None
     note: str = ""
     state: Any = None  # the game's state after the last deal
-    kept: list[Kept] = field(default_factory=list)  # per deal, what is kept of it
+    kept: Sequence[Kept] = field(default_factory=list)  # per deal, what is kept of it
     folded_from: int = 0  # the deals before this one came from an earlier fold's kept
 
     @property
@@ -276,7 +308,7 @@ def fold(match: Match, kept: Sequence[Kept] = ()) -> Standings:
     stand, under the same rules): the fold goes on from the last of them."""
     rules = match.rules
     n = rules.n
-    kept = list(kept[: len(match.deals)])
+    kept = KeptList.of(kept, len(match.deals))
     start = len(kept)
     position = position_after(rules, kept, match.first_dealer)
     rows = Rows(rules, match.deals, kept, match.first_dealer)

@@ -229,6 +229,7 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     names = match.players
     title, names = inert(title), [inert(n) for n in names]
     for row in standings.kept:
+        words = inert(str(row.words))  # drawn once for the deal's rows
         for s, name in enumerate(names):
             w.writerow(
                 [
@@ -237,7 +238,7 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
                     names[row.dealer],
                     name,
                     s + 1,
-                    inert(str(row.words)),
+                    words,
                     row.points[s],
                     row.totals[s],
                     "",

@@ -40,7 +40,7 @@ from sqlite_utils import Database
 
 from . import schema
 from .i18n import _
-from .match import DealError, Kept, Match, Standings, checked_entry, fold
+from .match import DealError, KeptList, Match, Standings, checked_entry, fold
 
 
 class StoreError(Exception):
@@ -172,25 +172,24 @@ def _match_row(db: Database, ref: int | str, trash: bool = False) -> dict:
 
 
 def _stored(db: Database, row: dict) -> Stored:
-    deals = list(
-        db.query(
-            "select id, rev, entry from deals where match_id = ? and deleted is null order by pos",
-            [row["id"]],
-        )
-    )
+    deals = db.execute(
+        "select id, rev, entry from deals where match_id = ? and deleted is null order by pos",
+        [row["id"]],
+    ).fetchall()
+    loads = json.loads
     match = Match(
         row["game"],
-        json.loads(row["options"]),
-        json.loads(row["players"]),
+        loads(row["options"]),
+        loads(row["players"]),
         row["first_dealer"],
-        [json.loads(d["entry"]) for d in deals],
+        [loads(entry) for _id, _rev, entry in deals],
     )
     return Stored(
         row["id"],
         match,
         row["version"],
-        [d["id"] for d in deals],
-        [d["rev"] for d in deals],
+        [d[0] for d in deals],
+        [d[1] for d in deals],
         row["updated"],
         row["pub"],
         row["edit_key"],
@@ -227,11 +226,11 @@ def _code_stamp() -> str:
 STAMP = _code_stamp()
 
 
-def _kept(db: Database, stored: Stored) -> list[Kept]:
-    """What the deals of the match keep of their fold, in order, if it is all
-    there and current; else [] (the caller folds from the start)."""
+def _kept(db: Database, stored: Stored) -> KeptList:
+    """What the deals of the match keep of their fold, in order (each loaded
+    when read), if it is all there and current; else none (fold from deal 1)."""
     if stored.kept != f"{STAMP}:{stored.version}":
-        return []
+        return KeptList([])
     blobs = [
         r[0]
         for r in db.execute(
@@ -239,12 +238,17 @@ def _kept(db: Database, stored: Stored) -> list[Kept]:
             [stored.id],
         )
     ]
-    if len(blobs) != len(stored.deal_ids) or None in blobs:
-        return []
-    try:
-        return [pickle.loads(b) for b in blobs]
-    except Exception:  # written by other code: fold afresh
-        return []
+    if len(blobs) != len(stored.deal_ids) or not all(map(_whole_pickle, blobs)):
+        return KeptList([])
+    return KeptList(blobs)
+
+
+def _whole_pickle(blob: bytes | None) -> bool:
+    """Looks like a pickle this code wrote, whole (its protocol, its end)."""
+    return isinstance(blob, bytes) and blob[:2] == _PROTOCOL and blob[-1:] == b"."
+
+
+_PROTOCOL = pickle.dumps(None, pickle.HIGHEST_PROTOCOL)[:2]
 
 
 def _keep(db: Database, match_id: int, version: int, deal_ids: list[int], st: Standings) -> None:

@@ -136,7 +136,7 @@ def test_a_missing_cache_is_folded_afresh_and_kept(db):
 
 def test_a_cache_made_by_other_code_or_another_version_is_not_read(db):
     match_id = match_of(db)
-    wrong = pickle.dumps(fresh(db, match_of(db, 2)).kept[0])  # another match's deal
+    wrong = pickle.dumps(fresh(db, match_of(db, 2)).kept[0], pickle.HIGHEST_PROTOCOL)
     db.execute("update deals set kept = ? where match_id = ?", [wrong, match_id])
     for stamp in ("0123456789abcdef:1", f"{store.STAMP}:99"):
         db.execute("update matches set kept = ? where id = ?", [stamp, match_id])
@@ -189,7 +189,10 @@ def test_rebuild_names_a_match_whose_kept_figures_differed(app, runner):
         ).fetchone()
         wrong = pickle.loads(row[1])
         wrong.totals = [t + 1 for t in wrong.totals]
-        db.execute("update deals set kept = ? where id = ?", [pickle.dumps(wrong), row[0]])
+        db.execute(
+            "update deals set kept = ? where id = ?",
+            [pickle.dumps(wrong, pickle.HIGHEST_PROTOCOL), row[0]],
+        )
         db.conn.commit()
         pub = store.get(db, bad).pub
         db.close()

@@ -556,6 +556,10 @@ class Game(ABC):
             return None
         return self.opts.get("target")
 
+    def labels_deals(self) -> bool:
+        """Does the chart write anything under a deal (``chart_axis`` overridden)?"""
+        return type(self).chart_axis is not Game.chart_axis
+
     def chart_axis(self, plan: Plan, entry: dict) -> tuple[str, str]:
         """What the chart writes under a deal: the name of a group of deals that
         begins with it ("Round 2", else "") and the deal's short label ("3 ♠",
