@@ -7,6 +7,7 @@ and who won — is :func:`fold`, a pure function of those, so editing deal 3 of
 
 from __future__ import annotations
 
+import json
 import pickle
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
@@ -94,24 +95,81 @@ class Kept:
         )
 
 
-class KeptList(Sequence):
-    """What the deals keep, each loaded from its pickle when it is first read:
-    a sheet reads the last few deals and the chart's points, not them all."""
+class Entries(Sequence):
+    """Deal entries as stored (JSON text), each read when it is first used: a
+    page that shows the last deal reads one."""
 
-    def __init__(self, items: list):
+    def __init__(self, texts: list[str]):
+        self.texts = texts
+        self.read: dict[int, Any] = {}
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self.texts)
+        if i not in self.read:
+            self.read[i] = json.loads(self.texts[i])
+        return self.read[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+
+class Changed(Sequence):
+    """``base`` with some entries in place of its own (``changes``: index → entry;
+    an index just past the end adds one), without reading the others."""
+
+    def __init__(self, base: Sequence, changes: dict[int, Any]):
+        self.base, self.changes = base, changes
+        self.length = max([len(base), *(i + 1 for i in changes)])
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += self.length
+        if not 0 <= i < self.length:
+            raise IndexError(i)
+        return self.changes[i] if i in self.changes else self.base[i]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence):
+            return list(self) == list(other)
+        return NotImplemented
+
+
+class KeptList(Sequence):
+    """What the deals keep, each loaded from its pickle when it is first read (a
+    sheet reads the last few deals and the chart's points, not them all); and,
+    where the store keeps them beside, every deal's points without loading any
+    (the record's ``computed`` block lists them all)."""
+
+    def __init__(self, items: list, points: list | None = None):
         self.items = items  # a Kept, or its pickle not loaded yet
+        self.points = points if points is not None and len(points) == len(items) else None
 
     @classmethod
     def of(cls, kept: Sequence, count: int) -> KeptList:
         """The first ``count`` of ``kept`` (a KeptList or any sequence of Kept)."""
-        return cls(kept.items[:count] if isinstance(kept, KeptList) else list(kept[:count]))
+        if isinstance(kept, KeptList):
+            return cls(kept.items[:count], kept.points and kept.points[:count])
+        return cls(list(kept[:count]))
 
     def __len__(self) -> int:
         return len(self.items)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return KeptList(self.items[i])
+            return KeptList(self.items[i], self.points and self.points[i])
         item = self.items[i]
         if isinstance(item, bytes):
             item = self.items[i] = pickle.loads(item)
@@ -124,6 +182,14 @@ class KeptList(Sequence):
 
     def append(self, kept: Kept) -> None:
         self.items.append(kept)
+        if self.points is not None:
+            self.points.append(kept.points)
+
+    def all_points(self) -> list[list[int]]:
+        """Every deal's points, in order."""
+        if self.points is None:
+            self.points = [k.points for k in self]
+        return self.points
 
 
 class Pickled(Text):
@@ -165,9 +231,18 @@ class Rows(Sequence):
     is first read, from the kept state before it (a page that shows one deal
     pays for one)."""
 
-    def __init__(self, rules: Game, entries: list, kept: Sequence[Kept], first_dealer: int):
-        self.rules, self.entries, self.kept, self.first_dealer = rules, entries, kept, first_dealer
+    def __init__(self, rules: Game, entries: Sequence, kept: Sequence[Kept], first_dealer: int):
+        self.rules, self.source, self.kept, self.first_dealer = rules, entries, kept, first_dealer
         self.known: dict[int, DealRow] = {}
+
+    def entry(self, i: int) -> Any:
+        """Deal ``i + 1``'s entry as its game checked it."""
+        return self.known[i].entry if i in self.known else self.source[i]
+
+    @property
+    def entries(self) -> Sequence:
+        """Every deal's entry as its game checked it (each read when used)."""
+        return Changed(self.source, {i: row.entry for i, row in self.known.items()})
 
     def __len__(self) -> int:
         return len(self.kept)
@@ -181,7 +256,7 @@ class Rows(Sequence):
             raise IndexError(i)
         if i not in self.known:
             before = position_after(self.rules, self.kept[:i], self.first_dealer)
-            deal = step(self.rules, before, self.entries[i])
+            deal = step(self.rules, before, self.source[i])
             kept = self.kept[i]
             self.known[i] = DealRow(
                 i + 1, deal.plan, deal.entry, deal.score, kept.totals, kept.words
@@ -201,7 +276,7 @@ class Standings:
     team_totals: list[tuple[tuple[int, ...], int]] | None = None
     note: str = ""
     state: Any = None  # the game's state after the last deal
-    kept: Sequence[Kept] = field(default_factory=list)  # per deal, what is kept of it
+    kept: KeptList = field(default_factory=lambda: KeptList([]))  # per deal, what is kept
     folded_from: int = 0  # the deals before this one came from an earlier fold's kept
 
     @property
@@ -218,7 +293,7 @@ class Standings:
                 "pass": self.next.passing,
             }
         return {
-            "per_deal": [k.points for k in self.kept],
+            "per_deal": self.kept.all_points(),
             "totals": list(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),
@@ -324,9 +399,6 @@ def fold(match: Match, kept: Sequence[Kept] = ()) -> Standings:
         rows.known[number - 1] = DealRow(
             number, deal.plan, deal.entry, deal.score, position.totals, kept[-1].words
         )
-    rows.entries = [  # each as its game checked it
-        rows.known[i].entry if i in rows.known else e for i, e in enumerate(match.deals)
-    ]
     totals, outcome = position.totals, position.outcome
     teams = rules.teams()
     team_totals = [(t, sum(totals[s] for s in t)) for t in teams] if teams else None
@@ -363,12 +435,8 @@ def checked_entry(
     Returns the entries as they will be stored (each as its game checked it)
     and the standings; DealError if the new entry, or any later deal after
     the change, cannot stand."""
-    deals = list(match.deals)
-    if number is None:
-        deals.append(raw)
-    else:
-        deals[number - 1] = raw
+    start = len(match.deals) if number is None else number - 1
+    deals = Changed(match.deals, {start: raw})
     trial = Match(match.game, match.options, match.players, match.first_dealer, deals)
-    start = len(deals) - 1 if number is None else number - 1
     standings = fold(trial, kept[:start])
     return standings.rows.entries, standings

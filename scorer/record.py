@@ -165,7 +165,7 @@ def load(data: Any) -> tuple[Match, Standings]:
         standings = fold(match)
     except DealError as e:
         raise RecordError(e.message) from None
-    match.deals = standings.rows.entries
+    match.deals = list(standings.rows.entries)
     return match, standings
 
 

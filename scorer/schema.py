@@ -190,3 +190,11 @@ def m004_kept_standings_summaries(db: Database) -> None:
     db["matches"].add_column("kept", str)
     db["matches"].add_column("summary", str)
     db["matches"].create_index(["deleted", "updated"])
+
+
+@migrations()
+def m005_kept_points(db: Database) -> None:
+    """Beside the kept folds, every deal's points as one JSON list: the answer
+    to a change lists them all (the record's ``computed``) without loading each
+    deal's kept fold."""
+    db["matches"].add_column("points", str)

@@ -40,7 +40,7 @@ from sqlite_utils import Database
 
 from . import schema
 from .i18n import _
-from .match import DealError, KeptList, Match, Standings, checked_entry, fold
+from .match import DealError, Entries, KeptList, Match, Standings, checked_entry, fold
 
 
 class StoreError(Exception):
@@ -137,6 +137,7 @@ class Stored:
     created: str = ""
     deleted: str | None = None  # when it went to the trash
     kept: str | None = None  # the code and version its deals' kept folds were made by
+    points: str | None = None  # every deal's points, kept beside them (JSON)
 
     @property
     def etag(self) -> str:
@@ -176,13 +177,12 @@ def _stored(db: Database, row: dict) -> Stored:
         "select id, rev, entry from deals where match_id = ? and deleted is null order by pos",
         [row["id"]],
     ).fetchall()
-    loads = json.loads
     match = Match(
         row["game"],
-        loads(row["options"]),
-        loads(row["players"]),
+        json.loads(row["options"]),
+        json.loads(row["players"]),
         row["first_dealer"],
-        [loads(entry) for _id, _rev, entry in deals],
+        Entries([entry for _id, _rev, entry in deals]),
     )
     return Stored(
         row["id"],
@@ -196,6 +196,7 @@ def _stored(db: Database, row: dict) -> Stored:
         row["created"],
         row["deleted"],
         row["kept"],
+        row["points"],
     )
 
 
@@ -240,7 +241,7 @@ def _kept(db: Database, stored: Stored) -> KeptList:
     ]
     if len(blobs) != len(stored.deal_ids) or not all(map(_whole_pickle, blobs)):
         return KeptList([])
-    return KeptList(blobs)
+    return KeptList(blobs, json.loads(stored.points) if stored.points else None)
 
 
 def _whole_pickle(blob: bytes | None) -> bool:
@@ -269,8 +270,8 @@ def _keep(db: Database, match_id: int, version: int, deal_ids: list[int], st: St
         "places": st.places,
     }
     db.execute(
-        "update matches set kept = ?, summary = ? where id = ?",
-        [f"{STAMP}:{version}", json.dumps(summary), match_id],
+        "update matches set kept = ?, summary = ?, points = ? where id = ?",
+        [f"{STAMP}:{version}", json.dumps(summary), json.dumps(st.kept.all_points()), match_id],
     )
 
 
@@ -306,7 +307,7 @@ def forget_kept(db: Database) -> None:
     each match is folded afresh when it is next read."""
     with writing(db):
         db.execute("update deals set kept = null")
-        db.execute("update matches set kept = null, summary = null")
+        db.execute("update matches set kept = null, summary = null, points = null")
 
 
 def standings(db: Database, stored: Stored) -> Standings:
