@@ -279,14 +279,10 @@ def visit(port: int, match_id: str) -> None:
     html = gzip.decompress(body).decode() if body[:2] == b"\x1f\x8b" else body.decode()
     # what a browser fetches to show the page: its style sheet, scripts, icon and
     # manifest (the Apple touch icon only when the page is added to a home screen)
-    files = sorted(
-        set(
-            re.findall(
-                r'<(?:link rel="(?:stylesheet|icon|manifest)"|script) [^>]*?(?:href|src)="(/static/[^"]+)"',
-                html,
-            )
-        )
+    fetched = (
+        r'<(?:link rel="(?:stylesheet|icon|manifest)"|script) [^>]*?(?:href|src)="(/static/[^"]+)"'
     )
+    files = sorted(set(re.findall(fetched, html)))
     total, kept = page_bytes, 0
     for url in files:
         _s, _t, size, headers, _b = get(port, url, gz)
