@@ -184,3 +184,34 @@ def test_a_queued_deal_that_meets_another_deal_gets_the_side_by_side_choice(
     expect(a.locator("#queue-note")).to_be_hidden()
     for page in (a, b):
         page.context.close()
+
+
+def test_without_a_service_worker_the_deal_waits_on_its_own_form(
+    browser, browser_context_args, live_server
+):
+    """Plain HTTP on a local network has no service worker: no page opens without the
+    network, but a deal saved meanwhile waits on the form itself and is sent later."""
+    page = browser.new_context(**browser_context_args, service_workers="block").new_page()
+    page.goto(live_server + "/new/black_maria")
+    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
+        page.fill(f"#name_{s}", name)
+    go(page, page.get_by_role("button", name="Start the match"))
+    sheet = page.url
+    enter(page)
+    deal = page.url
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    cut_network(page)
+    page.get_by_role("button", name="Save deal 1").tap()
+    note = page.locator("#queue-note")
+    expect(note).to_have_text(WAITING)
+    assert page.url == deal and page.input_value("#hearts__0") == "4"
+    assert stored_deals(live_server, sheet) == []
+    # a second tap while it waits queues nothing more
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(note).to_have_text(WAITING)
+    page.context.set_offline(False)
+    expect(note).to_be_hidden()
+    assert len(stored_deals(live_server, sheet)) == 1
+    page.goto(sheet)
+    assert totals(page) == [17, 23, 3]
+    page.context.close()
