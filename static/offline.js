@@ -23,6 +23,7 @@
   var DRAFT = "scorer.draft:"; // + the form's address: what is typed and not yet sent
   var DRAFT_DAYS = 1;          // an older draft is dropped, not brought back
   var RETRY = 5000;            // ms between tries while something waits
+  var PATIENCE = 20000;        // ms without an answer before an entry waits (a bad line)
 
   var script = document.currentScript;
   var worker = script && script.getAttribute("data-worker");
@@ -56,6 +57,13 @@
       if (typeof value === "string") out.push([name, value]);
     });
     return out;
+  }
+
+  // An entry as typed: its fields without the page's own marks.
+  function bare(fields) {
+    return JSON.stringify(fields.filter(function (p) {
+      return p[0] !== "key" && p[0] !== "expect" && p[0] !== "csrf_token";
+    }));
   }
 
   function valueOf(fields, name) {
@@ -101,22 +109,36 @@
   // "waiting" (no network, or no server behind it), "refused" (any other answer: 409,
   // the side-by-side choice, or the form and why; the server's page says it).
   function send(item) {
+    var stop = window.AbortController ? new AbortController() : null;
+    var timer = stop && setTimeout(function () { stop.abort(); }, PATIENCE);
     return fetch(item.action, {
       method: "POST",
       body: new URLSearchParams(item.fields),
       credentials: "same-origin",
       redirect: "manual",
-      cache: "no-store"
+      cache: "no-store",
+      signal: stop ? stop.signal : undefined
     }).then(function (r) {
+      clearTimeout(timer);
       if (r.type === "opaqueredirect" || (r.status >= 300 && r.status < 400)) return "saved";
       if (r.status === 0 || r.status >= 500) return "waiting";
       return "refused";
-    }, function () { return "waiting"; });
+    }, function () {
+      clearTimeout(timer);
+      return "waiting";
+    });
   }
 
   function saved(item) {
     write(SENT, read(SENT, []).concat([item.key]).slice(-50));
-    write(DRAFT + item.action, null);
+  }
+
+  // The draft of a form address goes once the server has its entry; a draft typed
+  // since (the next deal, on a form kept from before) stays.
+  function forgetDraft(item) {
+    var name = DRAFT + item.action;
+    var draft = read(name, null);
+    if (draft && Array.isArray(draft.fields) && bare(draft.fields) === bare(item.fields)) write(name, null);
   }
 
   // The server's answer to an entry it did not save, as a page of its own: the same
@@ -124,7 +146,7 @@
   // side-by-side choice, or the form with what was typed and why it was refused).
   // That page holds the entry now, not the draft.
   function present(item) {
-    write(DRAFT + item.action, null);
+    forgetDraft(item);
     var form = document.createElement("form");
     form.method = "post";
     form.action = item.action;
@@ -165,6 +187,7 @@
       notes();
       if (outcome === "saved") {
         saved(item);
+        forgetDraft(item);
         flush();
         return;
       }
@@ -194,8 +217,12 @@
 
   // --- drafts ------------------------------------------------------------------
 
+  // The form as typed, kept while it differs from the form as the page drew it.
   function keepDraft(form) {
-    write(DRAFT + path(form.action), { at: Date.now(), fields: fieldsOf(form) });
+    var fields = fieldsOf(form);
+    var name = DRAFT + path(form.action);
+    if (bare(fields) === form.drawn) write(name, null);
+    else write(name, { at: Date.now(), fields: fields });
   }
 
   function restore(form) {
@@ -209,7 +236,10 @@
     var names = {};
     Array.prototype.forEach.call(form.elements, function (el) { if (el.name) names[el.name] = true; });
     if (!draft.fields.every(function (pair) { return names[pair[0]]; })) return; // another form now
-    var before = JSON.stringify(fieldsOf(form).filter(function (p) { return p[0] !== "key" && p[0] !== "expect"; }));
+    if (bare(draft.fields) === form.drawn) {
+      write(name, null); // nothing typed beyond what the page shows
+      return;
+    }
     var seen = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.name === "csrf_token" || /^(submit|button|file|reset)$/.test(el.type)) return;
@@ -222,7 +252,7 @@
         if (n < values.length) el.value = values[n];
       }
     });
-    restored = before !== JSON.stringify(fieldsOf(form).filter(function (p) { return p[0] !== "key" && p[0] !== "expect"; }));
+    restored = true;
     // the number entry (static/entry.js) updates its suggestions and counters
     form.querySelectorAll("input[inputmode=numeric]").forEach(function (input) {
       input.dispatchEvent(new Event("input", { bubbles: true }));
@@ -244,9 +274,13 @@
   }
 
   function setUp(form) {
+    form.drawn = bare(fieldsOf(form));
     restore(form);
     form.addEventListener("input", function () { keepDraft(form); });
     form.addEventListener("change", function () { keepDraft(form); });
+    form.addEventListener("click", function (event) { // the − and + steps
+      if (event.target.closest("button[type=button]")) keepDraft(form);
+    });
     form.addEventListener("submit", function (event) {
       if (event.defaultPrevented) return; // a second tap (scorer.js)
       var by = event.submitter;
@@ -259,8 +293,10 @@
       if (!window.fetch || !window.URLSearchParams || !write("scorer.probe", null)) return;
       event.preventDefault();
       var item = itemOf(form);
+      keepDraft(form); // this entry, until the server has it
       send(item).then(function (outcome) {
         if (outcome === "saved") {
+          forgetDraft(item);
           saved(item);
           location.assign(item.home);
           return;

@@ -117,11 +117,14 @@ def test_a_typed_entry_survives_reload_back_and_a_lost_connection(page, live_ser
     enter(page)
     page.locator("#hearts__0").tap()
     page.keyboard.type("5")
+    for _tap in range(2):  # Bartek's + step, twice
+        page.get_by_role("button", name="one more for Bartek").tap()
     tap_owner(page, "QS", 2)
     queen = page.locator("input[name=taken_by_QS][value='2']")
 
     def kept():
         expect(page.locator("#hearts__0")).to_have_value("5")
+        expect(page.locator("#hearts__1")).to_have_value("2")
         expect(queen).to_be_checked()
         expect(page.locator("#queue-note")).to_have_text(
             "What you typed here before is back; it is not saved yet."
@@ -148,6 +151,10 @@ def test_a_typed_entry_survives_reload_back_and_a_lost_connection(page, live_ser
     enter(page)
     assert page.input_value("#hearts__0") == ""
     assert not page.locator("input[name=taken_by_QS]:checked").count()
+    expect(page.locator("#queue-note")).to_be_hidden()
+    # a form left untouched leaves nothing behind
+    go(page, page.get_by_role("link", name="Back to the sheet"))
+    enter(page)
     expect(page.locator("#queue-note")).to_be_hidden()
 
 
