@@ -28,6 +28,7 @@ MAX_BODY = 8 * 1024 * 1024
 CSP = {
     "default-src": "'self'",
     "img-src": "'self' data:",
+    "worker-src": "'self'",  # static/sw.js, served at /sw.js
     "object-src": "'none'",
     "base-uri": "'self'",
     "form-action": "'self'",

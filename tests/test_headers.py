@@ -39,6 +39,7 @@ def kinds_of_page(mid):
         f"/api/matches/{mid}",
         "/static/scorer.css",
         "/static/scorer.js",
+        "/sw.js",
         "/m/999999",
         "/api/matches/999999",
     ]

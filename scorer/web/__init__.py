@@ -63,7 +63,7 @@ def wants_json() -> bool:
 def register(app: Flask) -> None:
     # The blueprints import db() from this package: imported at its top, they
     # would import each other (flaskr defers its blueprints the same way).
-    from . import access, api, matches, play, players, rules  # noqa: PLC0415
+    from . import access, api, matches, offline, play, players, rules  # noqa: PLC0415
 
     access.init_app(app)
     app.register_blueprint(matches.bp)
@@ -72,6 +72,7 @@ def register(app: Flask) -> None:
     app.register_blueprint(rules.bp)
     app.register_blueprint(play.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(offline.bp)
 
     @app.context_processor
     def globals_():

@@ -1,0 +1,81 @@
+// Scorer's service worker (served at /sw.js so that its scope is the whole site).
+// Network first for every page and every file of the app; the last answer of each is
+// kept for when the network is gone: the app shell (CSS, scripts, icons, manifest)
+// and the last sheet and deal form of each match opened. Writes never pass through
+// here: a deal saved without the network waits in the page (static/offline.js).
+"use strict";
+
+var CACHE = "scorer-v1";
+var BASE = new URL("./", self.location).pathname; // "/" (or the prefix the app is served under)
+var STATIC = BASE + "static/";
+
+self.addEventListener("install", function () {
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(
+    caches.keys().then(function (names) {
+      return Promise.all(names.filter(function (n) { return n !== CACHE; }).map(function (n) { return caches.delete(n); }));
+    }).then(function () { return self.clients.claim(); })
+  );
+});
+
+// An answer worth keeping: a whole page or file of this site, not a download.
+function keepable(response) {
+  return response && response.status === 200 && response.type === "basic" && !response.redirected &&
+    !/attachment/i.test(response.headers.get("Content-Disposition") || "");
+}
+
+function put(key, response) {
+  if (!keepable(response)) return Promise.resolve();
+  var copy = response.clone();
+  return caches.open(CACHE).then(function (cache) { return cache.put(key, copy); });
+}
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET") return; // writes go to the network as they are
+  var url = new URL(request.url);
+  if (url.origin !== self.location.origin) return;
+  var page = request.mode === "navigate";
+  if (!page && url.pathname.indexOf(STATIC) !== 0) return; // the API, the live sheet's polls
+  event.respondWith(
+    fetch(request).then(function (response) {
+      event.waitUntil(put(request, response));
+      return response;
+    }, function () {
+      return caches.match(request, { ignoreVary: true }).then(function (kept) {
+        return kept || Response.error();
+      });
+    })
+  );
+});
+
+// A page opened before this worker took over sends its own address and files, so
+// that they are kept from the first visit on; the manifest brings its icons.
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (!Array.isArray(data.keep)) return;
+  event.waitUntil(keep(data.keep, data.manifest));
+});
+
+function sameSite(url) {
+  try { return new URL(url, self.location).origin === self.location.origin; } catch (e) { return false; }
+}
+
+function keep(urls, manifest) {
+  var icons = Promise.resolve([]);
+  if (manifest && sameSite(manifest)) {
+    icons = fetch(manifest).then(function (response) {
+      return put(manifest, response).then(function () { return response.json(); });
+    }).then(function (m) {
+      return (m.icons || []).map(function (icon) { return new URL(icon.src, manifest).href; });
+    }).catch(function () { return []; });
+  }
+  return icons.then(function (more) {
+    return Promise.all(urls.concat(more).filter(sameSite).map(function (url) {
+      return fetch(url, { credentials: "same-origin" }).then(function (r) { return put(url, r); }, function () {});
+    }));
+  });
+}

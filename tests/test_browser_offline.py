@@ -1,0 +1,224 @@
+"""Offline-proof (issue 13), in Chromium at 390×844 with touch: a deal saved without
+the network waits on the phone and is sent once when the network is back; a typed
+entry survives a reload, Back and a lost connection; a queued deal that meets another
+phone's deal gets the side-by-side choice. The server's store is read through the API.
+Black Maria figures worked by hand from RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+
+import pytest
+from playwright.sync_api import expect
+
+from .test_browser import go, tap_owner, totals
+from .test_browser_sharing import fill_deal
+
+pytestmark = pytest.mark.browser
+
+WAITING = "Deal 1: not saved yet — waiting for the connection."
+
+
+def stored_deals(live_server, sheet):
+    """The deals the server holds for the match of this sheet (its API)."""
+    match_id = sheet.rstrip("/").rsplit("/", 1)[-1]
+    with urllib.request.urlopen(f"{live_server}/api/matches/{match_id}") as r:
+        return json.load(r)["deals"]
+
+
+def start(page, live_server):
+    """A 3-player Black Maria match; the sheet opened again once the service
+    worker is in charge (so it keeps it), as a phone does after a first visit."""
+    page.goto(live_server + "/new/black_maria")
+    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
+        page.fill(f"#name_{s}", name)
+    go(page, page.get_by_role("button", name="Start the match"))
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    page.reload()
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    return page.url
+
+
+def cut_network(page):
+    """Playwright's offline mode, once the page's own requests fail: it can reach
+    a page that a service worker controls a moment late."""
+    page.context.set_offline(True)
+    for _ in range(50):
+        if page.evaluate("fetch('/rules/', {cache: 'no-store'}).then(() => false, () => true)"):
+            return
+        page.wait_for_timeout(100)
+    raise AssertionError("the network stays up")
+
+
+def enter(page):
+    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+
+
+def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
+    sheet = start(page, live_server)
+    enter(page)
+    fill_deal(page, [4, 6, 3], 0, 1, 1)  # Ala 4 + Q♠ = 17, Bartek 6 + K♠ + A♠ = 23, Celina 3
+    cut_network(page)
+    go(page, page.get_by_role("button", name="Save deal 1"))
+    # the sheet as the phone kept it, and the deal waiting on the phone
+    assert page.url == sheet
+    note = page.locator("#queue-note")
+    expect(note).to_have_text(WAITING)
+    assert page.locator("table.deals tbody tr").count() == 0
+    assert stored_deals(live_server, sheet) == []
+    # the network is back: the deal is sent, the sheet follows without a reload
+    page.context.set_offline(False)
+    expect(note).to_be_hidden()
+    expect(page.locator("table.deals tbody tr")).to_have_count(1)
+    assert totals(page) == [17, 23, 3]
+    deals = stored_deals(live_server, sheet)
+    assert deals == [{"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}]
+    # nothing is left to send: a later try sends nothing again
+    page.wait_for_timeout(6000)
+    assert len(stored_deals(live_server, sheet)) == 1
+    # the next deal's form starts empty: the saved entry's draft is gone
+    enter(page)
+    assert page.input_value("#hearts__0") == ""
+    expect(note).to_be_hidden()
+
+
+def test_a_retry_after_a_lost_answer_never_saves_twice(page, live_server):
+    """The server saved the deal but its answer never reached the phone: the phone
+    sends it again with the same key, and the server answers it as the first time."""
+    sheet = start(page, live_server)
+    enter(page)
+    deal_url = page.url
+    fill_deal(page, [0, 13, 0], 1, 2, 0)  # Ala A♠ 7, Bartek 13 + Q♠ = 26, Celina K♠ 10
+    sent = []
+
+    def lost_answer(route):
+        if not sent:
+            sent.append(route.fetch(max_redirects=0).status)  # it reaches the server ...
+        route.abort()  # ... and the answer is lost on the way back
+
+    page.route(deal_url, lost_answer)
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("#queue-note")).to_have_text(WAITING)
+    assert sent == [302] and len(stored_deals(live_server, sheet)) == 1
+    page.unroute(deal_url)
+    # the next try goes through: answered as the first time, nothing saved again
+    expect(page.locator("#queue-note")).to_be_hidden(timeout=12000)
+    page.goto(sheet)
+    assert totals(page) == [7, 26, 10]
+    assert stored_deals(live_server, sheet) == [
+        {"hearts": [0, 13, 0], "taken_by": {"QS": 1, "KS": 2, "AS": 0}}
+    ]
+
+
+def test_a_typed_entry_survives_reload_back_and_a_lost_connection(page, live_server):
+    sheet = start(page, live_server)
+    enter(page)
+    page.locator("#hearts__0").tap()
+    page.keyboard.type("5")
+    for _tap in range(2):  # Bartek's + step, twice
+        page.get_by_role("button", name="one more for Bartek").tap()
+    tap_owner(page, "QS", 2)
+    queen = page.locator("input[name=taken_by_QS][value='2']")
+
+    def kept():
+        expect(page.locator("#hearts__0")).to_have_value("5")
+        expect(page.locator("#hearts__1")).to_have_value("2")
+        expect(queen).to_be_checked()
+        expect(page.locator("#queue-note")).to_have_text(
+            "What you typed here before is back; it is not saved yet."
+        )
+
+    page.reload()
+    kept()
+    # Back: to the sheet by its link, then the browser's Back button
+    go(page, page.get_by_role("link", name="Back to the sheet"))
+    page.go_back()
+    kept()
+    # no network: the page the phone kept, with what was typed
+    cut_network(page)
+    page.reload()
+    kept()
+    page.context.set_offline(False)
+    # the rest typed, saved: the sheet has it and the next form starts empty
+    page.fill("#hearts__1", "4")
+    tap_owner(page, "KS", 0)
+    tap_owner(page, "AS", 1)
+    go(page, page.get_by_role("button", name="Save deal 1"))
+    assert page.url == sheet
+    assert totals(page) == [15, 11, 17]  # Ala 5 + K♠, Bartek 4 + A♠, Celina 4 + Q♠
+    enter(page)
+    assert page.input_value("#hearts__0") == ""
+    assert not page.locator("input[name=taken_by_QS]:checked").count()
+    expect(page.locator("#queue-note")).to_be_hidden()
+    # a form left untouched leaves nothing behind
+    go(page, page.get_by_role("link", name="Back to the sheet"))
+    enter(page)
+    expect(page.locator("#queue-note")).to_be_hidden()
+
+
+def test_a_queued_deal_that_meets_another_deal_gets_the_side_by_side_choice(
+    browser, browser_context_args, live_server
+):
+    a = browser.new_context(**browser_context_args).new_page()
+    sheet = start(a, live_server)
+    go(a, a.get_by_role("link", name=re.compile("^Share")))
+    score = a.locator("details .link a").get_attribute("href")
+    a.goto(sheet)
+    enter(a)
+    fill_deal(a, [4, 6, 3], 0, 1, 1)  # 17, 23, 3
+    cut_network(a)
+    go(a, a.get_by_role("button", name="Save deal 1"))
+    expect(a.locator("#queue-note")).to_have_text(WAITING)
+
+    # meanwhile another phone saves its deal 1
+    b = browser.new_context(**browser_context_args).new_page()
+    b.goto(score)
+    enter(b)
+    fill_deal(b, [0, 5, 8], 2, 2, 0)  # Ala A♠ 7, Bartek 5, Celina 8 + Q♠ + K♠ = 31
+    go(b, b.get_by_role("button", name="Save deal 1"))
+    assert totals(b) == [7, 5, 31]
+
+    # A's network is back: its deal is not saved over B's; A gets both and the choice
+    a.context.set_offline(False)
+    expect(a.get_by_role("heading", name="Deal 1: two entries")).to_be_visible()
+    expect(a.locator(".side")).to_have_count(2)
+    assert len(stored_deals(live_server, sheet)) == 1
+    go(a, a.get_by_role("button", name="Save mine as deal 2, the next deal"))
+    assert totals(a) == [24, 28, 34]
+    assert len(stored_deals(live_server, sheet)) == 2
+    expect(a.locator("#queue-note")).to_be_hidden()
+    for page in (a, b):
+        page.context.close()
+
+
+def test_without_a_service_worker_the_deal_waits_on_its_own_form(
+    browser, browser_context_args, live_server
+):
+    """Plain HTTP on a local network has no service worker: no page opens without the
+    network, but a deal saved meanwhile waits on the form itself and is sent later."""
+    page = browser.new_context(**browser_context_args, service_workers="block").new_page()
+    page.goto(live_server + "/new/black_maria")
+    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
+        page.fill(f"#name_{s}", name)
+    go(page, page.get_by_role("button", name="Start the match"))
+    sheet = page.url
+    enter(page)
+    deal = page.url
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    cut_network(page)
+    page.get_by_role("button", name="Save deal 1").tap()
+    note = page.locator("#queue-note")
+    expect(note).to_have_text(WAITING)
+    assert page.url == deal and page.input_value("#hearts__0") == "4"
+    assert stored_deals(live_server, sheet) == []
+    # a second tap while it waits queues nothing more
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(note).to_have_text(WAITING)
+    page.context.set_offline(False)
+    expect(note).to_be_hidden()
+    assert len(stored_deals(live_server, sheet)) == 1
+    page.goto(sheet)
+    assert totals(page) == [17, 23, 3]
+    page.context.close()
