@@ -15,14 +15,14 @@
 
   // Every number field of a form, in order (counts and single numbers alike).
   function numberFields(form) {
-    return Array.prototype.slice.call(form.querySelectorAll("input[inputmode=numeric]"))
+    return Array.prototype.slice.call(form.querySelectorAll("input[inputmode]"))
       .filter(function (i) { return !i.disabled && i.type !== "hidden"; });
   }
 
   function Counts(fieldset) {
     this.fieldset = fieldset;
     this.total = fieldset.hasAttribute("data-total") ? parseInt(fieldset.getAttribute("data-total"), 10) : null;
-    this.inputs = Array.prototype.slice.call(fieldset.querySelectorAll("input[inputmode=numeric]"));
+    this.inputs = Array.prototype.slice.call(fieldset.querySelectorAll("input[inputmode]"));
     this.left = fieldset.querySelector("[data-left]");
     this.of = fieldset.hasAttribute("data-of") ? parseInt(fieldset.getAttribute("data-of"), 10) : null;
     this.restNote = fieldset.querySelector("[data-rest]");
@@ -136,7 +136,7 @@
     // Enter in a number field moves to the next field; from the last one it saves.
     form.addEventListener("keydown", function (event) {
       var input = event.target;
-      if (event.key !== "Enter" || input.tagName !== "INPUT" || input.getAttribute("inputmode") !== "numeric") return;
+      if (event.key !== "Enter" || input.tagName !== "INPUT" || !input.hasAttribute("inputmode")) return;
       event.preventDefault();
       var fields = numberFields(form);
       var at = fields.indexOf(input);
@@ -146,7 +146,12 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("form.deal").forEach(setUp);
-  });
+  function setUpAll() {
+    document.querySelectorAll("form.deal:not([data-entry])").forEach(function (form) {
+      form.setAttribute("data-entry", "");
+      setUp(form);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", setUpAll);
+  document.addEventListener("scorer:redrawn", setUpAll); // the live sheet drew a new form
 })();
