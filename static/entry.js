@@ -15,14 +15,14 @@
 
   // Every number field of a form, in order (counts and single numbers alike).
   function numberFields(form) {
-    return Array.prototype.slice.call(form.querySelectorAll("input[inputmode=numeric]"))
+    return Array.prototype.slice.call(form.querySelectorAll("input[inputmode]"))
       .filter(function (i) { return !i.disabled && i.type !== "hidden"; });
   }
 
   function Counts(fieldset) {
     this.fieldset = fieldset;
     this.total = fieldset.hasAttribute("data-total") ? parseInt(fieldset.getAttribute("data-total"), 10) : null;
-    this.inputs = Array.prototype.slice.call(fieldset.querySelectorAll("input[inputmode=numeric]"));
+    this.inputs = Array.prototype.slice.call(fieldset.querySelectorAll("input[inputmode]"));
     this.left = fieldset.querySelector("[data-left]");
     this.of = fieldset.hasAttribute("data-of") ? parseInt(fieldset.getAttribute("data-of"), 10) : null;
     this.restNote = fieldset.querySelector("[data-rest]");
@@ -137,7 +137,7 @@
     // Enter in a number field moves to the next field; from the last one it saves.
     form.addEventListener("keydown", function (event) {
       var input = event.target;
-      if (event.key !== "Enter" || input.tagName !== "INPUT" || input.getAttribute("inputmode") !== "numeric") return;
+      if (event.key !== "Enter" || input.tagName !== "INPUT" || !input.hasAttribute("inputmode")) return;
       event.preventDefault();
       var fields = numberFields(form);
       var at = fields.indexOf(input);
@@ -147,9 +147,14 @@
     });
   }
 
-  document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("form.deal").forEach(setUp);
-  });
+  function setUpAll() {
+    document.querySelectorAll("form.deal:not([data-entry])").forEach(function (form) {
+      form.setAttribute("data-entry", "");
+      setUp(form);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", setUpAll);
+  document.addEventListener("scorer:redrawn", setUpAll); // the live sheet drew a new form
   // A part of the form swapped in without a reload (an auction's call, static/taps.js)
   // brings the counts that now apply.
   document.addEventListener("htmx:load", function (event) {

@@ -11,6 +11,28 @@
   var etag = '"' + (box ? box.getAttribute("data-etag") : form.getAttribute("data-etag")) + '"';
   var busy = false;
 
+  // The sheet's form for the next deal, once something is typed into it: a new sheet
+  // keeps it (saving then shows both entries side by side; nothing typed is lost).
+  if (box) {
+    ["input", "change"].forEach(function (type) {
+      box.addEventListener(type, function (event) {
+        var form = event.target.closest && event.target.closest("form.deal");
+        if (form) form.setAttribute("data-typed", "");
+      });
+    });
+  }
+  function typing() {
+    return box.querySelector("form.deal[data-typed]");
+  }
+  function keep(form, focused) {
+    var fresh = box.querySelector("form.deal");
+    if (!fresh) return;
+    fresh.parentNode.replaceChild(form, fresh);
+    var note = document.getElementById("changed-elsewhere");
+    if (note) note.hidden = false;
+    if (focused) focused.focus({ preventScroll: true });
+  }
+
   function poll() {
     if (busy || document.hidden) return;
     busy = true;
@@ -24,8 +46,12 @@
         if (html === null || html === undefined) return;
         if (box) {
           var y = window.scrollY;
+          var kept = typing();
+          var focused = kept && kept.contains(document.activeElement) ? document.activeElement : null;
           box.innerHTML = html;
+          if (kept) keep(kept, focused);
           window.scrollTo(0, y);
+          document.dispatchEvent(new CustomEvent("scorer:redrawn"));
         } else {
           var note = document.getElementById("changed-elsewhere");
           if (note) note.hidden = false;

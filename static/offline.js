@@ -337,9 +337,18 @@
     }).catch(function () {});
   }
 
+  function setUpAll() {
+    document.querySelectorAll("form[data-queue]:not([data-queued])").forEach(function (form) {
+      form.setAttribute("data-queued", "");
+      setUp(form);
+    });
+  }
+  // the live sheet draws the next deal's form afresh (static/live.js)
+  document.addEventListener("scorer:redrawn", setUpAll);
+
   document.addEventListener("DOMContentLoaded", function () {
     register();
-    document.querySelectorAll("form[data-queue]").forEach(setUp);
+    setUpAll();
     notes();
     flush();
     window.addEventListener("online", flush);

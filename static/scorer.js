@@ -3,15 +3,21 @@
 (function () {
   "use strict";
 
-  document.addEventListener("DOMContentLoaded", function () {
-    // A double tap on Save sends one form, not two (the server refuses a repeat as well).
-    document.querySelectorAll("form[data-once]").forEach(function (form) {
+  // A double tap on Save sends one form, not two (the server refuses a repeat as well).
+  function once() {
+    document.querySelectorAll("form[data-once]:not([data-once-bound])").forEach(function (form) {
+      form.setAttribute("data-once-bound", "");
       form.addEventListener("submit", function (event) {
         if (form.hasAttribute("data-sent")) { event.preventDefault(); return; }
         form.setAttribute("data-sent", "");
         form.querySelectorAll("button[type=submit]").forEach(function (b) { b.setAttribute("aria-disabled", "true"); b.classList.add("sent"); });
       });
     });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    once();
+    document.addEventListener("scorer:redrawn", once); // the live sheet drew a new form
     // New match: the first-dealer list names the players as they are typed.
     var dealer = document.getElementById("first_dealer");
     if (dealer) {

@@ -33,9 +33,19 @@ def tap_owner(page, card, seat):
     page.locator(f"label.chip:has(input[name=taken_by_{card}][value='{seat}'])").tap()
 
 
+def enter_next(page):
+    """Open the next deal's form: the sheet draws it when it fits the first screen,
+    else its "Enter deal N" link opens the deal page."""
+    link = page.get_by_role("link", name=re.compile(r"^Enter deal"))
+    if link.count():
+        go(page, link)
+    else:
+        assert page.locator("#sheet-live form.deal").count() == 1
+
+
 def enter_deal(page, hearts, qs, ks, as_):
     """Type all but the last hearts count (the app fills it), tap the three spades."""
-    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    enter_next(page)
     for s, h in enumerate(hearts[:-1]):
         page.fill(f"#hearts__{s}", str(h))
     last = page.locator(f"#hearts__{len(hearts) - 1}")
@@ -77,7 +87,7 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     assert "re-flowed" in page.locator(".flash").inner_text()
 
     # a refused entry keeps what was typed
-    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    enter_next(page)
     page.fill("#hearts__0", "9")
     page.fill("#hearts__1", "9")
     page.fill("#hearts__2", "9")
@@ -103,6 +113,7 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     assert totals(page) == [25, 42, 105]
     assert page.locator(".result").inner_text().strip().startswith("Ala wins")
     assert page.get_by_role("link", name=re.compile(r"^Enter deal")).count() == 0
+    assert page.locator("form.deal").count() == 0
     page.screenshot(path=str(SHOTS / "end-phone.png"), full_page=True)
 
 
@@ -111,14 +122,15 @@ def test_entry_form_on_a_phone_has_big_targets(page, live_server):
     for s, name in enumerate(["Ala", "Bartek", "Celina"]):
         page.fill(f"#name_{s}", name)
     go(page, page.get_by_role("button", name="Start the match"))
-    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
-    # steppers: two taps of + for Ala, one for Bartek; Celina is filled in (13 - 3 = 10)
-    plus = page.get_by_role("button", name="one more for Ala")
-    plus.tap()
-    plus.tap()
-    page.get_by_role("button", name="one more for Bartek").tap()
+    page.goto(page.url + "/deal")
+    # the number pad: 2 for Ala, 1 for Bartek; Celina is filled in (13 - 3 = 10)
+    pad = page.locator("[data-pad]")
+    pad.get_by_role("button", name="2", exact=True).tap()
+    pad.get_by_role("button", name="1", exact=True).tap()
     assert page.get_attribute("#hearts__2", "placeholder") == "10"
-    for box in [plus.bounding_box(), page.locator("label.chip").first.bounding_box()]:
+    targets = page.locator("[data-pad] button, label.chip, form.deal input[inputmode]")
+    assert targets.count() == 14 + 9 + 3
+    for box in (targets.nth(k).bounding_box() for k in range(targets.count())):
         assert box["height"] >= 44 and box["width"] >= 44
     page.screenshot(path=str(SHOTS / "deal-phone.png"), full_page=True)
     # a double tap on Save stores one deal
@@ -150,7 +162,7 @@ def test_check_a_black_maria_deal_trick_by_trick_and_save(page_without_js, live_
     for s, name in enumerate(names):
         page.fill(f"#name_{s}", name)
     go(page, page.get_by_role("button", name="Start the match"))
-    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    enter_next(page)
     # a quick entry that gets Celina's hearts wrong: all 13 hearts to Ala
     page.fill("#hearts__0", "13")
     page.fill("#hearts__1", "0")

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from .test_browser import go, totals
+from .test_browser import enter_next, go, totals
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +30,7 @@ def tap(page, field, value):
 
 
 def enter(page):
-    go(page, page.get_by_role("link", name=re.compile(r"^Enter deal")))
+    enter_next(page)
 
 
 def save(page):
@@ -75,7 +75,7 @@ def test_polignac_short_match_with_capot(page, live_server):
     )
     # deal 1: J♠ Bartek (2), J♣ J♥ J♦ Celina (3)
     enter(page)
-    assert "K Q J A 10 9 8 7" in page.locator(".facts").inner_text()
+    assert "K Q J A 10 9 8 7" in page.locator(".facts").text_content()  # folded away
     tap(page, "taken_by_JS", 1)
     for jack in ("JC", "JH", "JD"):
         tap(page, f"taken_by_{jack}", 2)

@@ -1,5 +1,6 @@
 """Three phones on one Black Maria match (Playwright, 390x844, touch): A scores,
-B watches (its sheet shows A's deal within 3 s, no reload), C scores too and
+B watches (its sheet shows A's deal within 3 s, no reload), C scores too: C's
+sheet follows A's deal without losing what C typed into its form, and saving it
 meets the side-by-side choice; C's "save mine as the next deal" keeps both."""
 
 from __future__ import annotations
@@ -46,20 +47,22 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
 
     c.goto(score)
     assert c.url == sheet  # the key is not left in the address
-    # A and C both open deal 1
+    # A and C both type deal 1 into the form on their sheets
     a.goto(sheet)
-    go(a, a.get_by_role("link", name=re.compile(r"^Enter deal 1")))
-    go(c, c.get_by_role("link", name=re.compile(r"^Enter deal 1")))
-
+    fill_deal(c, [0, 5, 8], 2, 2, 0)  # 7, 5, 31
     fill_deal(a, [4, 6, 3], 0, 1, 1)  # 17, 23, 3
     go(a, a.get_by_role("button", name="Save deal 1"))
     # B's sheet follows within 3 seconds, without a reload
     expect(b.locator("table.deals tbody tr")).to_have_count(1, timeout=3000)
     assert [int(t) for t in b.locator(".totals .points").all_inner_texts()] == [17, 23, 3]
     assert navigations == []
+    # C's sheet follows too, and keeps what C typed, saying the match changed
+    expect(c.locator("table.deals tbody tr")).to_have_count(1, timeout=3000)
+    expect(c.locator("#changed-elsewhere")).to_be_visible()
+    assert c.input_value("#hearts__1") == "5"
+    assert c.locator("label.chip:has(input[name=taken_by_QS][value='2']) input").is_checked()
 
     # C saves other numbers as deal 1: both shown side by side, and the choice
-    fill_deal(c, [0, 5, 8], 2, 2, 0)  # 7, 5, 31
     go(c, c.get_by_role("button", name="Save deal 1"))
     assert c.get_by_role("heading", name="Deal 1: two entries").is_visible()
     assert c.locator(".side").count() == 2

@@ -115,6 +115,7 @@ def test_every_write_route_refuses_a_browser_that_does_not_score(app, phones):
     # B sees the sheet, the rules, the exports and the history: nothing to change
     sheet = text(b.get(f"/m/{mid}"))
     assert "You are watching" in sheet and "Enter deal" not in sheet and "✎" not in sheet
+    assert '<form method="post" class="deal' not in sheet  # no form to enter one
     assert "Delete this match" not in sheet and "Share" not in sheet
     for url in [
         f"/m/{mid}/export.csv",

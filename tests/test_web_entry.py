@@ -129,3 +129,46 @@ def test_a_capot_is_marked_on_its_declarer(client):
     assert '<span class="mark">✓</span>' in first[0] and "mark" not in "".join(first[1:])
     assert '<span class="mark">✗</span>' in second[1]
     assert "made a capot" in text(client.get(f"/m/{mid}"))
+
+
+def sheet_form(page: str) -> str:
+    """The next deal's form as the score sheet draws it."""
+    start = page.index('<form method="post" class="deal')
+    return page[start : page.index("</form>", start)]
+
+
+def test_the_sheet_carries_the_next_deals_form_posting_to_the_deal_route(client, app):
+    mid = new_bm(client)
+    page = text(client.get(f"/m/{mid}"))
+    assert "Enter deal 1" not in page  # the form is on the sheet itself
+    form = sheet_form(page)
+    assert f'action="/m/{mid}/deal"' in form and "data-queue" in form and "Save deal 1" in form
+    marks = {
+        name: re.search(rf'name="{name}" type="hidden" value="([^"]*)"', form).group(1)
+        for name in ("expect", "key")
+    }
+    # deal 1 from the sheet: A 4♥ Q♠ = 17, B 6♥ K♠ A♠ = 23, C 3♥ (left blank) = 3
+    data = deal_form([4, 6, None], 0, 1, 1, **marks)
+    assert client.post(f"/m/{mid}/deal", data=data).status_code == 302
+    assert client.post(f"/m/{mid}/deal", data=data).status_code == 302  # a double tap
+    assert stored(app, mid).deals == [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    ]
+    # the live part of the sheet (what a watching sheet reloads) draws deal 2's form
+    live = text(client.get(f"/m/{mid}?part=live"))
+    assert "Save deal 2" in sheet_form(live) and 'name="hearts__0"' in sheet_form(live)
+
+
+def test_a_form_too_long_for_the_sheets_first_screen_gets_its_own_page(client):
+    # Metamorphosis deal 1 asks declarations, tricks and clubs: the deal page;
+    # deal 2 asks tricks and hearts: the sheet
+    first = {"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}
+    record = {"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": []}
+    page = text(client.get(f"/m/{create(client, record)}"))
+    assert "Enter deal 1" in page and "Save deal 1" not in page
+    page = text(client.get(f"/m/{create(client, {**record, 'deals': [first]})}"))
+    assert "Enter deal 2" not in page and 'name="hearts__2"' in sheet_form(page)
+    # four players' Black Maria: a second row of totals leaves no room under them
+    record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina", "Darek"]}
+    page = text(client.get(f"/m/{create(client, {**record, 'deals': []})}"))
+    assert "Enter deal 1" in page and "Save deal 1" not in page

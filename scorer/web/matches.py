@@ -198,11 +198,15 @@ def sheet(match_id: str):
         etag += ".all"
     if live and request.if_none_match.contains_weak(etag):
         return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
+    st = store.standings(db(), stored)
+    # a scorer enters the next deal on the sheet itself: the deal page's form
+    entry = sheet_entry(stored, st) if can_score else None
     page = render_template(
         "_sheet_body.html" if live else "sheet.html",
         match_id=match_id,
         match=match,
-        st=store.standings(db(), stored),
+        st=st,
+        entry=entry,
         game=GAMES[match.game],
         title=title(match),
         confirm=ConfirmForm(),
@@ -500,10 +504,11 @@ def step_calls(fields, formdata) -> None:
         formdata[name] = ",".join(str(c) for c in calls)
 
 
-def deal_plan(stored: store.Stored, number: int | None):
+def deal_plan(stored: store.Stored, number: int | None, standings=None):
     """The rules, the plan and the stored entry of deal ``number`` (None: the next
-    deal, with no entry; the plan None once the match is over); 404 for no such deal."""
-    standings = store.standings(db(), stored)
+    deal, with no entry; the plan None once the match is over); 404 for no such deal.
+    ``standings``: the match's, when the caller has them already."""
+    standings = standings or store.standings(db(), stored)
     if number is None:
         return standings.rules, standings.next, None
     if not 1 <= number <= len(standings.rows):
@@ -551,24 +556,24 @@ def refusal(e: DealError, number: int | None) -> str:
     )
 
 
-def render_deal(
+def deal_entry(
     stored: store.Stored,
     number: int | None,
     *,
     formdata=None,
-    error: str | None = None,
     keep_key: bool = False,
-    status: int | None = None,
-):
-    """The entry page of deal ``number`` (None: the next deal) as the match
-    stands: from the stored entry, or from what the player typed (``formdata``),
-    always with a fresh mark (and key, unless ``keep_key``)."""
-    match = stored.match
-    rules, plan, entry = deal_plan(stored, number)
+    standings=None,
+) -> tuple[dict | None, str | None]:
+    """What a deal form (templates/_deal_form.html) is drawn from, for deal
+    ``number`` (None: the next deal) as the match stands: from the stored entry,
+    or from what the player typed (``formdata``), always with a fresh mark (and
+    key, unless ``keep_key``). Also the problem met reading ``formdata``, if any.
+    None once the match is over. The deal page and the score sheet draw it."""
+    rules, plan, entry = deal_plan(stored, number, standings)
     if plan is None:
-        flash(_("The match is over: no more deals."))
-        return redirect(url_for(".sheet", match_id=stored.pub))
-    names = match.players
+        return None, None
+    names = stored.match.players
+    error = None
     if formdata is None:
         fields = rules.entry_fields(plan, entry or {})
         data = form_data_from_entry(fields, rules.n, entry) if entry else {}
@@ -581,21 +586,85 @@ def render_deal(
         try:
             fields, form = settle(rules, plan, names, formdata)
         except EntryError as e:
-            error = error or e.message
+            error = e.message
             fields = rules.entry_fields(plan, {})
             form = deal_form(fields, names, formdata=formdata)
+    return {
+        "match_id": stored.pub,
+        "match": stored.match,
+        "plan": plan,
+        "form": form,
+        "fields": fields,
+        "number": number,
+        "rules": rules,
+    }, error
+
+
+# How much of a deal form the score sheet shows in a phone's first screen (390×844)
+# under the standings, Save included: rows of chips or counts (the number pad under
+# counts takes one more). Three players' Black Maria (hearts, the pad, Q♠ K♠ A♠) is
+# five; a longer form, or a second row of totals, gets a page of its own.
+SHEET_ROWS = 5
+
+
+def form_rows(fields, n: int) -> int:
+    """The rows a deal form's questions take on a phone (see SHEET_ROWS)."""
+    size = {
+        "counts": 1,
+        "owner": 1,
+        "seat_choice": 1,
+        "number": 1,
+        "flag": 1,
+        "card": 1,
+        "seat_pair": 3,
+    }
+    rows = 0
+    for f in fields:
+        if f.kind == "partition":
+            rows += len(f.cards)
+        elif f.kind == "choice":
+            rows += n if f.per_seat else 2
+        else:
+            rows += size.get(f.kind, SHEET_ROWS + 1)  # an auction: a page of its own
+    if any(f.kind == "counts" for f in fields):
+        rows += 1  # the number pad
+    return rows
+
+
+def sheet_entry(stored: store.Stored, standings) -> dict | None:
+    """The next deal's form for the score sheet, when it fits the first screen
+    under the standings (else the sheet links to the deal page)."""
+    entry = deal_entry(stored, None, standings=standings)[0]
+    if entry is None:
+        return None
+    n = len(stored.match.players)
+    totals_rows = 1 if n <= 3 else 2  # .totals in static/scorer.css
+    if form_rows(entry["fields"], n) + 2 * (totals_rows - 1) > SHEET_ROWS:
+        return None
+    return entry
+
+
+def render_deal(
+    stored: store.Stored,
+    number: int | None,
+    *,
+    formdata=None,
+    error: str | None = None,
+    keep_key: bool = False,
+    status: int | None = None,
+):
+    """The entry page of deal ``number`` (None: the next deal): see deal_entry."""
+    entry, problem = deal_entry(stored, number, formdata=formdata, keep_key=keep_key)
+    if entry is None:
+        flash(_("The match is over: no more deals."))
+        return redirect(url_for(".sheet", match_id=stored.pub))
+    error = error or problem
     return render_template(
         "deal.html",
-        match_id=stored.pub,
-        match=match,
-        plan=plan,
-        form=form,
-        fields=fields,
+        **entry,
         error=error,
-        number=number,
-        rules=rules,
-        title=title(match),
-        game=GAMES[match.game],
+        title=title(stored.match),
+        game=GAMES[stored.match.game],
         confirm=ConfirmForm(),
         delete_key=new_key(),
         watch=url_for(".sheet", match_id=stored.pub, part="live"),
