@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 
 from babel import Locale
 from babel.numbers import format_decimal
-from flask import Blueprint, has_app_context, has_request_context, redirect, request, url_for
+from flask import Blueprint, g, has_app_context, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup, escape
 
@@ -47,10 +47,18 @@ COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 
 
 def _now():
-    """The gettext translations and the locale a Text is drawn in now."""
+    """The gettext translations and the locale a Text is drawn in now (asked of
+    Flask-Babel once per locale and request: a sheet draws hundreds of texts)."""
     if not has_app_context():
         return None, None
-    return get_translations(), get_locale()
+    babel = getattr(g, "_flask_babel", None)
+    locale = getattr(babel, "babel_locale", None)  # as get_locale() set it (or force_locale)
+    kept = g.get("_scorer_translations")
+    if locale is not None and kept is not None and kept[1] is locale:
+        return kept
+    kept = get_translations(), get_locale()
+    g._scorer_translations = kept
+    return kept
 
 
 def number(value: int, locale: Any = None) -> str:
@@ -366,13 +374,13 @@ def init_app(app) -> None:
     def num_filter(value):
         """A number as the page's locale writes it."""
         if isinstance(value, int) and not isinstance(value, bool):
-            return number(value, get_locale())
+            return number(value, _now()[1])
         return value
 
     @app.template_filter("signed")
     def signed_filter(value):
         """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
-        return ("+" if value > 0 else "") + number(value, get_locale())
+        return ("+" if value > 0 else "") + number(value, _now()[1])
 
 
 __all__ = ["_", "L_", "ngettext", "pgettext", "join", "Text", "LANGUAGES", "cli_locale", "init_app"]
