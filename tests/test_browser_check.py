@@ -141,6 +141,10 @@ def test_the_check_at_320_px_cuts_nothing_off(browser, browser_context_args, liv
     expect(listed).to_be_visible()
     assert listed.bounding_box()["x"] + listed.bounding_box()["width"] <= 320
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
+    widths = page.locator(".deck button.pick").evaluate_all(
+        "bs => bs.map(b => b.getBoundingClientRect().width)"
+    )
+    assert widths and min(widths) >= 44, min(widths)  # a thumb's width, even at 320 px
     page.locator("details.played summary").tap()
     page.screenshot(path=str(SHOTS / "check-320.png"))
     context.close()

@@ -23,7 +23,7 @@ def new(client, game, data):
 
 def stored(app, url):
     with app.app_context():
-        return store.get(store.get_db(), url.rsplit("/", 1)[1]).match.deals
+        return list(store.get(store.get_db(), url.rsplit("/", 1)[1]).match.deals)
 
 
 def bids_in(page):

@@ -23,7 +23,7 @@ def create(client, game, players=4, **options):
 
 def deals(app, mid):
     with app.app_context():
-        return store.get(store.get_db(), mid).match.deals
+        return list(store.get(store.get_db(), mid).match.deals)
 
 
 def totals(client, mid):

@@ -24,7 +24,9 @@ def test_every_page_registers_it_and_has_the_waiting_notice(client):
     mid = new_bm(client)
     for url in ("/", f"/m/{mid}", f"/m/{mid}/deal", "/rules/"):
         page = text(client.get(url))
-        assert re.search(r'<script src="/static/offline.js" data-worker="/sw.js" defer>', page), url
+        assert re.search(
+            r'<script src="/static/offline\.[0-9a-f]{12}\.js" data-worker="/sw.js" defer>', page
+        ), url
         note = re.search(r'<div id="queue-note"[^>]*>', page).group(0)
         assert " hidden" in note and 'role="status"' in note
         assert "{what}: not saved yet — waiting for the connection." in note
