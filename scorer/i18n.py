@@ -373,13 +373,15 @@ def init_app(app) -> None:
     @app.template_filter("num")
     def num_filter(value):
         """A number as the page's locale writes it."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            return number(value, _now()[1])
+        if value.__class__ is int:
+            return str(value) if 0 <= value < 1000 else number(value, _now()[1])
         return value
 
     @app.template_filter("signed")
     def signed_filter(value):
         """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
+        if 0 <= value < 1000:
+            return f"+{value}" if value else "0"
         return ("+" if value > 0 else "") + number(value, _now()[1])
 
 

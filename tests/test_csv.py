@@ -11,6 +11,7 @@ from urllib.parse import unquote
 
 import pytest
 
+from scorer import store
 from scorer.games import GAMES
 
 from .helpers import record
@@ -179,6 +180,18 @@ def test_the_file_names_say_the_game_the_players_and_the_date(client):
         # the ASCII fallback drops what ASCII cannot write
         assert plain == f"Black-Maria_Ala,-As-Bartek;-B_{today}{suffix}.csv"
         assert plain.isascii() and full.isascii()
+
+
+def test_the_date_in_a_file_name_is_the_day_the_match_was_started(client, app):
+    mid = create(client, "black_maria", 3, BLACK_MARIA)
+    with app.app_context():
+        db = store.get_db()
+        db.execute(
+            "update matches set created = ? where pub = ?", ["2026-03-14T21:05:00+00:00", mid]
+        )
+        db.conn.commit()
+    _body, disposition = download(client, f"/m/{mid}/export.csv")
+    assert re.search(r'filename="[^"]*_2026-03-14\.csv"', disposition)
 
 
 def test_file_names_keep_accents_in_full_and_fold_them_in_ascii(client):

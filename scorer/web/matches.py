@@ -873,7 +873,7 @@ def export_csv(match_id: str):
     match = stored.match
     return Response(
         to_csv(match, store.standings(db(), stored), title(match)),
-        headers=csv_headers(match, date.today()),
+        headers=csv_headers(match, started(stored)),
     )
 
 
@@ -884,8 +884,16 @@ def export_sheet(match_id: str):
     match = stored.match
     return Response(
         to_sheet_csv(match, store.standings(db(), stored)),
-        headers=csv_headers(match, date.today(), _("sheet")),
+        headers=csv_headers(match, started(stored), _("sheet")),
     )
+
+
+def started(stored: store.Stored) -> date:
+    """The day the match was started: the date its files are named by."""
+    try:
+        return date.fromisoformat(stored.created[:10])
+    except ValueError:  # a match stored before matches kept the day
+        return date.today()
 
 
 @bp.get("/m/<mid:match_id>/record.json")
