@@ -1,8 +1,9 @@
 """Persistence with sqlite-utils: matches, their deals, an append-only events
 log, and the answers given to writes that carried an idempotency key.
 
-Only what the table said is stored (game, options, players, first dealer, the
-deal entries); every figure is computed by ``scorer.match``.
+What the table said is the truth stored (game, options, players, first dealer,
+the deal entries); every figure is computed by ``scorer.match``, and what the
+fold gives is kept beside it as a cache (see "the fold, kept" below).
 
 Identity and preconditions. Every deal has an id that no other deal ever gets
 and a revision that grows with each edit; every match has a version that grows
