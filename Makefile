@@ -71,6 +71,7 @@ soak: setup
 bench: setup
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/engine.py
+	$(BIN)/python bench/serve.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info $(COMPILED)
