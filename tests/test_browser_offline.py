@@ -45,18 +45,31 @@ def cut_network(page):
     """Playwright's offline mode, once the page's own requests fail: it can reach
     a page that a service worker controls a moment late."""
     page.context.set_offline(True)
-    for _ in range(50):
-        if page.evaluate("fetch('/rules/', {cache: 'no-store'}).then(() => false, () => true)"):
+    # and every request aborted: Chromium's offline emulation can miss one that a
+    # service worker forwards (a real phone off the network sends nothing)
+    page.context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    probe = """() => Promise.all([
+        fetch('/rules/', {cache: 'no-store'}).then(() => false, () => true),
+        fetch('/rules/', {method: 'POST', cache: 'no-store'}).then(() => false, () => true),
+    ]).then(([get, post]) => get && post)"""
+    for _ in range(100):  # a read and a write from the page must both fail
+        if page.evaluate(probe):
             return
         page.wait_for_timeout(100)
     raise AssertionError("the network stays up")
+
+
+def restore_network(page):
+    page.context.unroute("**/*")
+    page.context.set_offline(False)
 
 
 def enter(page):
     """The next deal's own page (a 3-player Black Maria sheet draws the same form
     itself, with the same hooks: tests/test_web_offline.py)."""
     match = re.match(r"(.*/m/[A-Za-z0-9_-]{12})", page.url)
-    page.goto(match.group(1) + "/deal")
+    with page.expect_navigation():  # from the page, as its link would (not the address bar)
+        page.evaluate("url => location.assign(url)", match.group(1) + "/deal")
 
 
 def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
@@ -72,7 +85,7 @@ def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     assert page.locator("table.deals tbody tr").count() == 0
     assert stored_deals(live_server, sheet) == []
     # the network is back: the deal is sent, the sheet follows without a reload
-    page.context.set_offline(False)
+    restore_network(page)
     expect(note).to_be_hidden()
     expect(page.locator("table.deals tbody tr")).to_have_count(1)
     assert totals(page) == [17, 23, 3]
@@ -143,7 +156,7 @@ def test_a_typed_entry_survives_reload_back_and_a_lost_connection(page, live_ser
     cut_network(page)
     page.reload()
     kept()
-    page.context.set_offline(False)
+    restore_network(page)
     # the rest typed, saved: the sheet has it and the next form starts empty
     page.fill("#hearts__1", "4")
     tap_owner(page, "KS", 0)
@@ -184,7 +197,7 @@ def test_a_queued_deal_that_meets_another_deal_gets_the_side_by_side_choice(
     assert totals(b) == [7, 5, 31]
 
     # A's network is back: its deal is not saved over B's; A gets both and the choice
-    a.context.set_offline(False)
+    restore_network(a)
     expect(a.get_by_role("heading", name="Deal 1: two entries")).to_be_visible()
     expect(a.locator(".side")).to_have_count(2)
     assert len(stored_deals(live_server, sheet)) == 1
@@ -219,7 +232,7 @@ def test_without_a_service_worker_the_deal_waits_on_its_own_form(
     # a second tap while it waits queues nothing more
     page.get_by_role("button", name="Save deal 1").tap()
     expect(note).to_have_text(WAITING)
-    page.context.set_offline(False)
+    restore_network(page)
     expect(note).to_be_hidden()
     assert len(stored_deals(live_server, sheet)) == 1
     page.goto(sheet)
