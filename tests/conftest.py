@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import re
 import shutil
+import socket
 import threading
+from http.cookies import SimpleCookie
 
 import pytest
 from flask.testing import FlaskClient
 from werkzeug.serving import make_server
 
 from scorer import create_app
+from scorer.web.access import COOKIE
 
 
 class ScorerClient(FlaskClient):
@@ -107,12 +110,35 @@ def browser_context_args(browser_context_args):
     }
 
 
+# The phones (their browser cookie) that are off the network: tests/test_browser_offline.py.
+UNREACHABLE: set[str] = set()
+
+
+class Cable:
+    """What a phone off the network reaches: nothing. Chromium's offline emulation
+    and Playwright's aborted routes still let a request through now and then (a
+    write from a page the service worker drew from its cache, seen in CI); a real
+    phone off the network sends nothing, so the live server drops the connection
+    of any request from a phone that is off it, before the app sees it."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        cookie = SimpleCookie(environ.get("HTTP_COOKIE", ""))
+        if COOKIE in cookie and cookie[COOKIE].value in UNREACHABLE:
+            environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
+            start_response("503 Service Unavailable", [])  # never reaches the phone
+            return [b""]
+        return self.app(environ, start_response)
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory):
     """The app served on a free port from a thread of the test process."""
     folder = tmp_path_factory.mktemp("live")
     app = create_app({"DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "browser"})
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+    server = make_server("127.0.0.1", 0, Cable(app), threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.server_port}"

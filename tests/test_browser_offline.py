@@ -13,6 +13,9 @@ import urllib.request
 import pytest
 from playwright.sync_api import expect
 
+from scorer.web.access import COOKIE
+
+from .conftest import UNREACHABLE
 from .test_browser import go, tap_owner, totals
 from .test_browser_sharing import fill_deal
 
@@ -41,13 +44,20 @@ def start(page, live_server):
     return page.url
 
 
+def phone(page):
+    """The browser cookie the server knows this phone by."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == COOKIE)
+
+
 def cut_network(page):
     """Playwright's offline mode, once the page's own requests fail: it can reach
     a page that a service worker controls a moment late."""
     page.context.set_offline(True)
     # and every request aborted: Chromium's offline emulation can miss one that a
-    # service worker forwards (a real phone off the network sends nothing)
+    # service worker forwards, and what still gets through finds the line dead
+    # (tests/conftest.py's Cable): a real phone off the network sends nothing
     page.context.route("**/*", lambda route: route.abort("internetdisconnected"))
+    UNREACHABLE.add(phone(page))
     probe = """() => Promise.all([
         fetch('/rules/', {cache: 'no-store'}).then(() => false, () => true),
         fetch('/rules/', {method: 'POST', cache: 'no-store'}).then(() => false, () => true),
@@ -60,6 +70,7 @@ def cut_network(page):
 
 
 def restore_network(page):
+    UNREACHABLE.discard(phone(page))
     page.context.unroute("**/*")
     page.context.set_offline(False)
 
