@@ -55,12 +55,14 @@ def test_the_chart_fits_a_320_px_phone(
     page.goto(create(context, live_server, game, deals, players))
     chart = page.locator("figure.chart")
     chart.scroll_into_view_if_needed()
-    assert page.locator("figure.chart svg.chart-svg polyline").count() == players
+    assert page.locator("figure.chart svg.chart-svg path").count() == players
     box = page.locator("svg.chart-svg").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 320 and box["height"] > 150
     assert page.evaluate("document.documentElement.scrollWidth") <= 320  # no sideways scroll
     # each line is drawn in its seat's colour, the same as the stripe on that seat's total
-    stroke = page.evaluate("getComputedStyle(document.querySelector('polyline.seat1')).stroke")
+    stroke = page.evaluate(
+        "getComputedStyle(document.querySelector('svg.chart-svg path.seat1')).stroke"
+    )
     stripe = page.evaluate(
         "getComputedStyle(document.querySelector('.total[data-seat=\"1\"]')).boxShadow"
     )

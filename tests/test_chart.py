@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer.chart import Chart, from_standings, svg
+from scorer.chart import Chart, from_standings, path, svg
 from scorer.games import GAMES
 from scorer.record import load
 
@@ -30,9 +30,19 @@ def plot_box(root) -> tuple[float, float, float, float]:
 
 
 def lines(root) -> dict[str, list[tuple[float, float]]]:
+    """Each seat's line as the points it goes through: a path's "M x y" then
+    "l dx dy …" steps (SVG lets a minus sign or a point start the next number)."""
     out = {}
-    for p in root.findall("svg:polyline", NS):
-        out[p.get("class")] = [tuple(map(float, xy.split(","))) for xy in p.get("points").split()]
+    for p in root.findall("svg:path", NS):
+        move, steps = re.fullmatch(r"M([^l]+)(?:l(.*))?", p.get("d")).groups()
+        number = r"-?(?:\d+\.?\d*|\.\d+)"
+        x, y = map(float, re.findall(number, move))
+        points = [(x, y)]
+        values = [float(v) for v in re.findall(number, steps or "")]
+        for dx, dy in zip(values[::2], values[1::2]):
+            x, y = x + dx, y + dy
+            points.append((x, y))
+        out[p.get("class")] = points
     return out
 
 
@@ -73,7 +83,7 @@ def test_one_line_per_player_through_the_running_totals():
         "seat2": [at(0, 0), at(1, 3), at(2, 34), at(3, 61)],
     }
     got = lines(root)
-    assert set(got) == set(expected)  # one polyline per player, nothing else
+    assert set(got) == set(expected)  # one line per player, nothing else
     for seat, points in expected.items():
         assert len(got[seat]) == 4
         for (gx, gy), (ex, ey) in zip(got[seat], points):
@@ -191,3 +201,12 @@ def test_every_seat_has_a_colour_that_reads_in_light_and_dark():
                 a, b = sorted([_luminance(colours[f"seat{s}"]), _luminance(colours[ground])])
                 assert (b + 0.05) / (a + 0.05) >= 3, (s, ground)
         assert len({colours[f"seat{s}"] for s in range(seats)}) == seats  # all different
+
+
+def test_a_line_is_written_as_steps_in_tenths_that_add_up_to_every_point():
+    # (39, 166) → (41.74, 165.4) rounds to (41.7, 165.4): a step of 2.7 right, 0.6 up;
+    # then (44.3, 163.4): 2.6 right, 2 up; then straight down 10.25 to (44.3, 173.65),
+    # which rounds to 173.6 or 173.7: either way each point is within 0.05 of its place
+    d = path([(39, 166), (41.74, 165.4), (44.3, 163.4), (44.3, 173.65)])
+    assert re.fullmatch(r"M39 166l2\.7-\.6 2\.6-2 0 10\.[23]", d), d
+    assert path([(-1.5, 0)]) == "M-1.5 0"
