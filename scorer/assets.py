@@ -4,6 +4,11 @@ app: each under a name that carries a hash of its content
 changed file is a new name), and compressed once, at start (gzip, Brotli), for
 the browsers that accept it. Pages are compressed by Flask-Compress.
 
+Scripts and style sheets are served minified (rjsmin, rcssmin: comments and
+spaces are for who reads ``static/``, not for the wire), and the scripts every
+page runs come as one file, ``app.js`` (``BUNDLES``): one request, one stream
+to compress.
+
 The hashed copies are built into ``build/static/`` beside the package (under a
 lock: several workers may start at once); ``url_for('static', filename=…)``
 gives the hashed name. The plain names are served too, for a short while
@@ -17,6 +22,8 @@ import os
 import re
 from pathlib import Path
 
+import rcssmin
+import rjsmin
 from flask import Flask
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
@@ -24,6 +31,23 @@ from whitenoise.compress import Compressor
 YEAR = 365 * 24 * 3600
 PLAIN_MAX_AGE = 3600  # a file asked for by its plain name
 HASHED = re.compile(r"\.[0-9a-f]{12}(\.[^./]+)?$")
+# The scripts every page runs (templates/base.html), in their order, as one file.
+BUNDLES = {
+    "app.js": ("scorer.js", "live.js", "entry.js", "pad.js", "awake.js", "offline.js"),
+}
+# The only static files a browser may open as a page of their own (an SVG can
+# carry script): they get the pages' safe headers; the rest need only nosniff.
+DOCUMENTS = (".svg", ".html")
+
+
+def minified(rel: str, data: bytes) -> bytes:
+    """A script or style sheet without its comments and spaces (one already
+    minified, ``*.min.js``, as it is); any other file as it is."""
+    if rel.endswith(".js") and not rel.endswith(".min.js"):
+        return rjsmin.jsmin(data.decode()).encode()
+    if rel.endswith(".css"):
+        return rcssmin.cssmin(data.decode()).encode()
+    return data
 
 
 def hashed_name(rel: str, data: bytes) -> str:
@@ -46,18 +70,23 @@ def _write(path: Path, data: bytes) -> bool:
     return True
 
 
-def build(static: Path, target: Path) -> dict[str, str]:
-    """Copy every file of ``static`` into ``target`` under its plain and its
-    hashed name, with a .gz beside each that compresses well; returns
-    {plain name: hashed name}."""
+def build(static: Path, target: Path, bundles: dict | None = None) -> dict[str, str]:
+    """Copy every file of ``static`` (scripts and style sheets minified) and each
+    bundle (its files minified, one after the other) into ``target`` under its
+    plain and its hashed name, with a .gz and a .br beside each that compresses
+    well; returns {plain name: hashed name}."""
     target.mkdir(parents=True, exist_ok=True)
     manifest = {}
     compressor = Compressor(quiet=True)
+    files = {
+        path.relative_to(static).as_posix(): minified(path.name, path.read_bytes())
+        for path in sorted(p for p in static.rglob("*") if p.is_file())
+    }
+    for name, parts in (BUNDLES if bundles is None else bundles).items():
+        files[name] = b";\n".join(files[part] for part in parts)
     with open(target.with_name(target.name + ".lock"), "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        for path in sorted(p for p in static.rglob("*") if p.is_file()):
-            rel = path.relative_to(static).as_posix()
-            data = path.read_bytes()
+        for rel, data in files.items():
             manifest[rel] = hashed_name(rel, data)
             for name in (rel, manifest[rel]):
                 out = target / name
@@ -78,12 +107,14 @@ def init_app(app: Flask, target: Path, safe: dict[str, str]) -> None:
         if endpoint == "static" and values.get("filename") in manifest:
             values["filename"] = manifest[values["filename"]]
 
-    def headers(h, _path: str, _url: str) -> None:
+    def headers(h, path: str, _url: str) -> None:
         for name, value in safe.items():
-            h[name] = value
+            if path.endswith(DOCUMENTS) or name == "X-Content-Type-Options":
+                h[name] = value
 
     app.wsgi_app = WhiteNoise(
         app.wsgi_app,
+        allow_all_origins=False,
         root=str(target),
         prefix=app.static_url_path.strip("/") + "/",
         max_age=PLAIN_MAX_AGE,

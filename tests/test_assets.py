@@ -20,20 +20,49 @@ def linked(page: str, name: str) -> str:
     return found.group(1)
 
 
+def served(name: str) -> bytes:
+    """What a file of static/ is served as: a script or style sheet minified."""
+    return assets.minified(name, (STATIC / name).read_bytes())
+
+
 def test_pages_link_static_files_by_hashed_names_cached_for_a_year(client):
     page = client.get("/").get_data(as_text=True)
-    for name in ("scorer.css", "scorer.js", "icon.svg", "apple-touch-icon.png"):
+    for name in ("scorer.css", "app.js", "icon.svg", "apple-touch-icon.png"):
         url = linked(page, name)
         r = client.get(url)
-        assert r.status_code == 200 and r.data == (STATIC / name).read_bytes()
+        expected = (
+            b";\n".join(map(served, assets.BUNDLES[name])) if name == "app.js" else served(name)
+        )
+        assert r.status_code == 200 and r.data == expected
         cache = r.headers["Cache-Control"]
         assert "immutable" in cache and int(re.search(r"max-age=(\d+)", cache).group(1)) >= 3e7
         assert r.headers["X-Content-Type-Options"] == "nosniff"
 
 
+def test_the_scripts_every_page_runs_come_as_one_file_in_their_order(client):
+    page = client.get("/").get_data(as_text=True)
+    scripts = re.findall(r'<script src="/static/([^"]+)"', page)
+    assert len(scripts) == 1 and scripts[0].startswith("app.")
+    app_js = client.get(linked(page, "app.js")).get_data(as_text=True)
+    places = [app_js.index(served(name).decode()) for name in assets.BUNDLES["app.js"]]
+    assert places == sorted(places) and places[0] == 0
+    assert "offline.js" in assets.BUNDLES["app.js"] and "scorer.js" in assets.BUNDLES["app.js"]
+
+
+def test_scripts_and_style_sheets_lose_their_comments_and_spaces():
+    css = "/* the page */\nbody {\n  color: red;\n}\n"
+    assert assets.minified("a.css", css.encode()) == b"body{color:red}"
+    js = "// a note\nvar a = 1;  /* more */\nfunction f(x) {\n  return x / 2; // half\n}\n"
+    assert assets.minified("a.js", js.encode()) == b"var a=1;function f(x){return x/2;}"
+    assert assets.minified("htmx.min.js", js.encode()) == js.encode()  # already minified
+    assert assets.minified("icon.svg", b"<svg>  </svg>") == b"<svg>  </svg>"
+    for name in ("scorer.css", "offline.js"):
+        assert len(served(name)) < 0.8 * (STATIC / name).stat().st_size
+
+
 def test_a_plain_name_is_served_but_not_for_good(client):
     r = client.get("/static/scorer.css")
-    assert r.status_code == 200 and r.data == (STATIC / "scorer.css").read_bytes()
+    assert r.status_code == 200 and r.data == served("scorer.css")
     assert "immutable" not in r.headers["Cache-Control"]
 
 
@@ -41,8 +70,8 @@ def test_static_files_and_pages_come_compressed_to_who_accepts_it(client):
     page = client.get("/").get_data(as_text=True)
     css = client.get(linked(page, "scorer.css"), headers=GZIP)
     assert css.headers["Content-Encoding"] == "gzip"
-    assert gzip.decompress(css.data) == (STATIC / "scorer.css").read_bytes()
-    assert len(css.data) < (STATIC / "scorer.css").stat().st_size / 2
+    assert gzip.decompress(css.data) == served("scorer.css")
+    assert len(css.data) < len(served("scorer.css")) / 2
     mid = client.post(
         "/api/matches", json={"game": "hearts", "players": ["Ala", "Bartek", "Celina", "Darek"]}
     ).get_json()["id"]
@@ -72,11 +101,9 @@ def test_a_changed_file_gets_a_new_name_and_the_old_one_stays(tmp_path):
     static, target = tmp_path / "static", tmp_path / "build"
     static.mkdir()
     (static / "a.css").write_text("body { color: red; }\n" * 50)
-    first = assets.build(static, target)["a.css"]
+    first = assets.build(static, target, bundles={})["a.css"]
     (static / "a.css").write_text("body { color: blue; }\n" * 50)
-    second = assets.build(static, target)["a.css"]
+    second = assets.build(static, target, bundles={})["a.css"]
     assert first != second and re.fullmatch(r"a\.[0-9a-f]{12}\.css", second)
     assert "red" in (target / first).read_text() and "blue" in (target / second).read_text()
-    assert (
-        gzip.decompress((target / (second + ".gz")).read_bytes()) == (static / "a.css").read_bytes()
-    )
+    assert gzip.decompress((target / (second + ".gz")).read_bytes()) == b"body{color:blue}" * 50

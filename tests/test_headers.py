@@ -3,6 +3,8 @@ trusted hosts, and numbers in addresses."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from scorer import create_app
@@ -37,8 +39,7 @@ def kinds_of_page(mid):
         f"/m/{mid}/sheet.csv",
         f"/m/{mid}/record.json",
         f"/api/matches/{mid}",
-        "/static/scorer.css",
-        "/static/scorer.js",
+        "/static/icon.svg",  # a static file a browser may open as a page
         "/sw.js",
         "/m/999999",
         "/api/matches/999999",
@@ -56,6 +57,17 @@ def test_every_kind_of_page_carries_the_safe_headers(client, mid):
         assert r.headers.get("X-Frame-Options") == "DENY", url
         assert r.headers.get("X-Content-Type-Options") == "nosniff", url
         assert r.headers.get("Referrer-Policy") == "same-origin", url
+
+
+def test_scripts_and_style_sheets_say_nosniff_and_no_more(client):
+    """A script or style sheet is never a page: a page's CSP and frame rules mean
+    nothing on it, and would cost every first visit their bytes."""
+    page = client.get("/").get_data(as_text=True)
+    for url in re.findall(r'"(/static/[^"]+\.(?:js|css))"', page) + ["/static/scorer.css"]:
+        r = client.get(url)
+        assert r.status_code == 200 and r.headers["X-Content-Type-Options"] == "nosniff", url
+        for name in ("Content-Security-Policy", "X-Frame-Options", "Access-Control-Allow-Origin"):
+            assert name not in r.headers, (url, name)
 
 
 def test_no_page_holds_inline_script_or_style(client, mid):

@@ -1,4 +1,4 @@
-"""What the offline layer (static/offline.js, static/sw.js) needs from the server:
+"""What the offline layer (static/offline.js, in app.js; static/sw.js) needs from the server:
 the worker served for the whole site under the CSP, the hooks on every page and on
 the deal form, and the answers a queued deal gets when it arrives late."""
 
@@ -25,7 +25,7 @@ def test_every_page_registers_it_and_has_the_waiting_notice(client):
     for url in ("/", f"/m/{mid}", f"/m/{mid}/deal", "/rules/"):
         page = text(client.get(url))
         assert re.search(
-            r'<script src="/static/offline\.[0-9a-f]{12}\.js" data-worker="/sw.js" defer>', page
+            r'<script src="/static/app\.[0-9a-f]{12}\.js" data-worker="/sw.js" defer>', page
         ), url
         note = re.search(r'<div id="queue-note"[^>]*>', page).group(0)
         assert " hidden" in note and 'role="status"' in note
