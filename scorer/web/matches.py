@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import date
 
 import segno
@@ -13,6 +15,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -21,6 +24,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from markupsafe import Markup
 from werkzeug.exceptions import Forbidden
 
 from .. import players, store
@@ -177,6 +181,40 @@ def new_match(game: str):
 SHEET_DEALS = 30  # the latest deals the sheet's table shows (a link shows them all)
 
 
+class Drawn:
+    """Parts of pages drawn once and kept by this process, the latest ``size``: the
+    sheet's head and tail (chart, deals, words), under the sheet's ETag, which
+    names all they are drawn from (the match's version, the language, scorer or
+    watcher, all deals or the latest). Every write makes a new version, so a kept
+    part is never stale; a worker that has not drawn it yet draws it."""
+
+    def __init__(self, size: int = 32):
+        self.size = size
+        self.parts: OrderedDict = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key, draw):
+        with self.lock:
+            if key in self.parts:
+                self.parts.move_to_end(key)
+                return self.parts[key]
+        part = draw()
+        with self.lock:
+            self.parts[key] = part
+            while len(self.parts) > self.size:
+                self.parts.popitem(last=False)
+        return part
+
+
+def drawn() -> Drawn:
+    """This app's kept parts (a test's app has its own)."""
+    return current_app.extensions.setdefault("scorer.drawn", Drawn())
+
+
+def draw(template: str, context: dict) -> Markup:
+    return Markup(render_template(template, **context))
+
+
 def known_names() -> list[str]:
     """The names this browser has used (in the matches it sees), latest first:
     the set-up form offers them."""
@@ -201,20 +239,28 @@ def sheet(match_id: str):
     st = store.standings(db(), stored)
     # a scorer enters the next deal on the sheet itself: the deal page's form
     entry = sheet_entry(stored, st) if can_score else None
+    context = {
+        "match_id": match_id,
+        "match": match,
+        "st": st,
+        "game": GAMES[match.game],
+        "can_score": can_score,
+        "deals": "all" if request.args.get("deals") == "all" else None,
+        "shown_deals": SHEET_DEALS,
+    }
+    top, tail = drawn().get(
+        etag, lambda: (draw("_sheet_top.html", context), draw("_sheet_tail.html", context))
+    )
     page = render_template(
         "_sheet_body.html" if live else "sheet.html",
-        match_id=match_id,
-        match=match,
-        st=st,
+        **context,
+        top=top,
+        tail=tail,
         entry=entry,
-        game=GAMES[match.game],
         title=title(match),
         confirm=ConfirmForm(),
-        can_score=can_score,
         etag=etag,
         undo=last_change(stored) if can_score else None,
-        deals="all" if request.args.get("deals") == "all" else None,
-        shown_deals=SHEET_DEALS,
     )
     response = Response(page)
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
