@@ -150,30 +150,63 @@ class Changed(Sequence):
 class KeptList(Sequence):
     """What the deals keep, each loaded from its pickle when it is first read (a
     sheet reads the last few deals and the chart's points, not them all); and,
-    where the store keeps them beside, every deal's points without loading any
-    (the record's ``computed`` block lists them all)."""
+    where the store keeps them beside, every deal's points, as JSON text parsed
+    only when read (the record's ``computed`` block lists them all).
 
-    def __init__(self, items: list, points: list | None = None):
-        self.items = items  # a Kept, or its pickle not loaded yet
+    ``load``: where the store has not even read the pickles (an item None), it
+    reads them, ``CHUNK`` at a time: ``load(first, stop)`` gives those items'
+    pickles (a write, which reads one deal's, does not pay for a thousand)."""
+
+    CHUNK = 64
+
+    def __init__(self, items: list, points: list | None = None, load=None, text=None):
+        self.items = items  # a Kept, its pickle not loaded yet, or None: not read yet
+        self.load = load
         self.points = points if points is not None and len(points) == len(items) else None
+        # the points as the store keeps them (JSON), of the first ``text_n`` deals
+        self.text, self.text_n = (text, len(items)) if text else (None, 0)
 
     @classmethod
     def of(cls, kept: Sequence, count: int) -> KeptList:
         """The first ``count`` of ``kept`` (a KeptList or any sequence of Kept)."""
-        if isinstance(kept, KeptList):
-            return cls(kept.items[:count], kept.points and kept.points[:count])
-        return cls(list(kept[:count]))
+        if not isinstance(kept, KeptList):
+            return cls(list(kept[:count]))
+        out = cls(kept.items[:count], load=kept.load)
+        if kept.text is not None and count >= kept.text_n:
+            out.text, out.text_n = kept.text, kept.text_n
+            out.points = kept.points[:count] if kept.points is not None else None
+        elif kept.text is not None or kept.points is not None:
+            out.points = kept.all_points()[:count]
+        return out
 
     def __len__(self) -> int:
         return len(self.items)
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return KeptList(self.items[i], self.points and self.points[i])
-        item = self.items[i]
+            picked = range(*i.indices(len(self)))
+            if picked.start == 0 and picked.step == 1:
+                return KeptList.of(self, len(picked))
+            points = self.all_points() if self.text is not None else self.points
+            return KeptList(
+                [self._read(j) for j in picked], [points[j] for j in picked] if points else None
+            )
+        if i < 0:
+            i += len(self)
+        item = self._read(i)
         if isinstance(item, bytes):
             item = self.items[i] = pickle.loads(item)
         return item
+
+    def _read(self, i: int):
+        """Item ``i``: a Kept, or its pickle (read from the store if not yet)."""
+        if self.items[i] is None:
+            first = i - i % self.CHUNK
+            stop = min(first + self.CHUNK, len(self.items))
+            for j, blob in zip(range(first, stop), self.load(first, stop)):
+                if self.items[j] is None:
+                    self.items[j] = blob
+        return self.items[i]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Sequence):
@@ -188,8 +221,23 @@ class KeptList(Sequence):
     def all_points(self) -> list[list[int]]:
         """Every deal's points, in order."""
         if self.points is None:
-            self.points = [k.points for k in self]
+            known = json.loads(self.text) if self.text is not None else []
+            if len(known) != self.text_n:  # not what the store says it keeps: from the deals
+                self.text, self.text_n, known = None, 0, []
+            self.points = known + [self[i].points for i in range(len(known), len(self))]
         return self.points
+
+    def points_json(self) -> str:
+        """Every deal's points as JSON text: the kept text, not written afresh,
+        with the points of the deals added after it."""
+        if self.text is None:
+            return json.dumps(self.all_points())
+        added = [self[i].points for i in range(self.text_n, len(self))]
+        if not added:
+            return self.text
+        if self.text_n == 0:
+            return json.dumps(added)
+        return self.text[:-1] + ", " + json.dumps(added)[1:]
 
 
 class Pickled(Text):

@@ -146,7 +146,7 @@ class Stored:
         return f'"{self.pub}.{self.version}"'
 
     def key_is(self, key: str | None) -> bool:
-        return bool(key and self.edit_key) and secrets.compare_digest(key, self.edit_key)
+        return keys_match(self.edit_key, key)
 
     def deal_mark(self, number: int) -> str:
         """What an edit or delete page of deal ``number`` remembers of it."""
@@ -171,6 +171,17 @@ def _match_row(db: Database, ref: int | str, trash: bool = False) -> dict:
     if not rows or (rows[0]["deleted"] and not trash) or not rows[0]["game"]:
         raise NotFound(_("there is no such match (it may have been deleted)"))
     return rows[0]
+
+
+def keys_match(edit_key: str, key: str | None) -> bool:
+    """Is ``key`` the match's edit key (compared in constant time)?"""
+    return bool(key and edit_key) and secrets.compare_digest(key, edit_key)
+
+
+def edit_key(db: Database, ref: int | str) -> str:
+    """A match's edit key, from its row alone (an API write checks it before the
+    write reads the match). Raises NotFound as ``get`` does."""
+    return _match_row(db, ref)["edit_key"]
 
 
 def _stored(db: Database, row: dict) -> Stored:
@@ -228,11 +239,32 @@ def _code_stamp() -> str:
 STAMP = _code_stamp()
 
 
-def _kept(db: Database, stored: Stored) -> KeptList:
+def _kept(db: Database, stored: Stored, lazy: bool = False) -> KeptList:
     """What the deals of the match keep of their fold, in order (each loaded
-    when read), if it is all there and current; else none (fold from deal 1)."""
+    when read), if it is all there and current; else none (fold from deal 1).
+
+    ``lazy``: inside a write (its lock holds the match still), each deal's
+    pickle is read only when the fold reads it; a read takes them all at once,
+    as they stand with the match it read."""
     if stored.kept != f"{STAMP}:{stored.version}":
         return KeptList([])
+    if lazy:
+        count, whole = db.execute(
+            "select count(*), total(substr(kept, 1, 2) = ? and substr(kept, -1) = X'2E') "
+            "from deals where match_id = ? and deleted is null",
+            [_PROTOCOL, stored.id],
+        ).fetchone()
+        if count != len(stored.deal_ids) or whole != count:
+            return KeptList([])
+        ids = stored.deal_ids
+
+        def load(first: int, stop: int) -> list[bytes | None]:
+            wanted = ids[first:stop]
+            marks = ", ".join("?" * len(wanted))
+            found = dict(db.execute(f"select id, kept from deals where id in ({marks})", wanted))
+            return [found.get(i) for i in wanted]
+
+        return KeptList([None] * count, load=load, text=stored.points)
     blobs = [
         r[0]
         for r in db.execute(
@@ -242,7 +274,7 @@ def _kept(db: Database, stored: Stored) -> KeptList:
     ]
     if len(blobs) != len(stored.deal_ids) or not all(map(_whole_pickle, blobs)):
         return KeptList([])
-    return KeptList(blobs, json.loads(stored.points) if stored.points else None)
+    return KeptList(blobs, text=stored.points)
 
 
 def _whole_pickle(blob: bytes | None) -> bool:
@@ -253,14 +285,17 @@ def _whole_pickle(blob: bytes | None) -> bool:
 _PROTOCOL = pickle.dumps(None, pickle.HIGHEST_PROTOCOL)[:2]
 
 
-def _keep(db: Database, match_id: int, version: int, deal_ids: list[int], st: Standings) -> None:
+def _keep(db: Database, match_id: int, version: int, st: Standings) -> None:
     """Keep what the fold gave for the deals it folded (from ``st.folded_from``),
-    and the match's summary, as of ``version`` of the match."""
+    and the match's summary and points, as of ``version`` of the match."""
+    folded = [
+        r[0] for r in db.execute(_LIVE_IDS + " limit -1 offset ?", [match_id, st.folded_from])
+    ]
     db.conn.executemany(
         "update deals set kept = ? where id = ?",
         [
             (pickle.dumps(k, pickle.HIGHEST_PROTOCOL), deal_id)
-            for k, deal_id in zip(st.kept[st.folded_from :], deal_ids[st.folded_from :])
+            for k, deal_id in zip(st.kept[st.folded_from :], folded)
         ],
     )
     summary = {
@@ -272,7 +307,7 @@ def _keep(db: Database, match_id: int, version: int, deal_ids: list[int], st: St
     }
     db.execute(
         "update matches set kept = ?, summary = ?, points = ? where id = ?",
-        [f"{STAMP}:{version}", json.dumps(summary), json.dumps(st.kept.all_points()), match_id],
+        [f"{STAMP}:{version}", json.dumps(summary), st.kept.points_json(), match_id],
     )
 
 
@@ -293,7 +328,7 @@ def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
             differed.append((stored.pub, str(e.message)))
             continue
         with writing(db):
-            _keep(db, stored.id, stored.version, stored.deal_ids, st)
+            _keep(db, stored.id, stored.version, st)
             now_summary = db.execute(
                 "select summary from matches where id = ?", [match_id]
             ).fetchone()[0]
@@ -324,7 +359,7 @@ def standings(db: Database, stored: Stored) -> Standings:
                 if db.execute(
                     "select version from matches where id = ?", [stored.id]
                 ).fetchone() == (stored.version,):
-                    _keep(db, stored.id, stored.version, stored.deal_ids, st)
+                    _keep(db, stored.id, stored.version, st)
     return st
 
 
@@ -631,8 +666,7 @@ def _write(
         )
         out[0].version = version
         if out[0].standings is not None:
-            live = [r[0] for r in db.execute(_LIVE_IDS, [row_id])]
-            _keep(db, row_id, version, live, out[0].standings)
+            _keep(db, row_id, version, out[0].standings)
         if key is not None:
             db["replies"].insert(
                 {
@@ -670,7 +704,7 @@ def create(db: Database, match: Match, kind: str = "create", browser: str | None
         )
         for pos, entry in enumerate(match.deals, start=1):
             db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(entry)})
-        _keep(db, match_id, 1, [r[0] for r in db.execute(_LIVE_IDS, [match_id])], fold(match))
+        _keep(db, match_id, 1, fold(match))
         _event(
             db,
             match_id,
@@ -736,7 +770,7 @@ def add_deal(
                 number = seen[0] + 1
                 raise Stale(_("deal %(n)s was saved on another phone meanwhile", n=number), number)
             raise Stale(_("the deals changed on another phone meanwhile"))
-        deals, standings = checked_entry(stored.match, raw, kept=_kept(db, stored))
+        deals, standings = checked_entry(stored.match, raw, kept=_kept(db, stored, lazy=True))
         pos = db.execute(
             "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [stored.id]
         ).fetchone()[0]
@@ -791,7 +825,7 @@ def edit_deal(
         if stored is None:
             return out[0]
         number = _target(stored, number, mark)
-        deals, standings = checked_entry(stored.match, raw, number, _kept(db, stored))
+        deals, standings = checked_entry(stored.match, raw, number, _kept(db, stored, lazy=True))
         deal_id = stored.deal_ids[number - 1]
         db.execute(
             "update deals set entry = ?, rev = rev + 1 where id = ?",
@@ -842,7 +876,7 @@ def delete_deal(
             stored.match.first_dealer,
             deals,
         )
-        standings = fold(trial, _kept(db, stored)[: number - 1])
+        standings = fold(trial, _kept(db, stored, lazy=True)[: number - 1])
         deal_id = stored.deal_ids[number - 1]
         db.execute("update deals set deleted = ? where id = ?", [now(), deal_id])
         rest = Stored(
@@ -953,7 +987,7 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
                 number,
             )
         kind = UNDONE_AS[event["kind"]]
-        kept = _kept(db, stored)
+        kept = _kept(db, stored, lazy=True)
         if kind == "delete":
             deals = stored.match.deals[: number - 1] + stored.match.deals[number:]
             standings = fold(
