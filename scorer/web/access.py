@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Flask, g, request
+from flask import Flask, abort, g, request
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from .. import store
@@ -73,15 +73,20 @@ def bearer() -> str | None:
     return token.strip() if scheme.lower() == "bearer" and token.strip() else None
 
 
-def require_key(stored: store.Stored) -> None:
-    """API writes: no key 401, a wrong one 403."""
+def require_key(match_id: str) -> None:
+    """API writes: no such match 404, no key 401, a wrong one 403 (the match's
+    row alone is read: the write reads the match itself, under its lock)."""
+    try:
+        right = store.edit_key(db(), match_id)
+    except store.NotFound:
+        abort(404)
     key = bearer()
     if key is None:
         refuse(
             Unauthorized,
             _("this write needs the match's edit key: Authorization: Bearer <edit_key>"),
         )
-    if not stored.key_is(key):
+    if not store.keys_match(right, key):
         refuse(Forbidden, _("that is not this match's edit key"))
 
 

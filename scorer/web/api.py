@@ -114,7 +114,7 @@ def get_match(match_id: str):
 
 @bp.delete("/matches/<mid:match_id>")
 def delete_match(match_id: str):
-    access.require_key(match_or_404(match_id))
+    access.require_key(match_id)
     try:
         store.delete_match(db(), match_id, if_version=if_match(match_id))
     except store.Stale as e:
@@ -126,7 +126,7 @@ def delete_match(match_id: str):
 
 @bp.post("/matches/<mid:match_id>/deals")
 def add_deal(match_id: str):
-    access.require_key(match_or_404(match_id))
+    access.require_key(match_id)
     data = body()
     version, key = if_match(match_id), idempotency_key()
     return answer(
@@ -136,7 +136,7 @@ def add_deal(match_id: str):
 
 @bp.route("/matches/<mid:match_id>/deals/<int:number>", methods=["PUT", "DELETE"])
 def change_deal(match_id: str, number: int):
-    access.require_key(match_or_404(match_id))
+    access.require_key(match_id)
     version, key = if_match(match_id), idempotency_key()
     if request.method == "PUT":
         data = body()
