@@ -35,12 +35,15 @@ import threading
 import time
 from pathlib import Path
 
+import brotli
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "bench"))
 from replay import black_maria_record  # noqa: E402  (bench/ is no package)
 
 BROWSER_BIG, BROWSER_SMALL = "b" * 32, "s" * 32
+ADDS = 20  # deals added at each size, each to a match of its own
 
 
 def free_port() -> int:
@@ -238,17 +241,17 @@ def run(sp: int, bp: int, args) -> None:
     deal = bm(1, 99)["deals"][0]
     adds: dict[int, list] = {10: [], 100: [], 1000: []}
     made = {
-        n: [post_json(sp, "/api/matches", bm(n - 1, 50 + i), BROWSER_SMALL)[0] for i in range(10)]
+        n: [post_json(sp, "/api/matches", bm(n - 1, 50 + i), BROWSER_SMALL)[0] for i in range(ADDS)]
         for n in adds
     }
-    for i in range(10):
+    for i in range(ADDS):
         for n in adds:
             m = made[n][i]
             _c, took = post_json(
                 sp, f"/api/matches/{m['id']}/deals", deal, BROWSER_SMALL, m["edit_key"]
             )
             adds[n].append(took)
-    print("\nAdding a deal through the API (min / median / max of 10):")
+    print(f"\nAdding a deal through the API (min / median / max of {ADDS}):")
     for n, times in adds.items():
         print(f"  at deal {n:>5}: {spread(times, ' ms', 1000)}")
     print(
@@ -274,9 +277,11 @@ def run(sp: int, bp: int, args) -> None:
 def visit(port: int, match_id: str) -> None:
     """A phone's first visit of a sheet: the page and every file it links; its
     repeat visit: the page alone if every file may be kept without asking."""
-    gz = {"Accept-Encoding": "gzip, deflate", "Cookie": f"scorer_browser={BROWSER_SMALL}"}
-    status, _t, page_bytes, _h, body = get(port, f"/m/{match_id}", gz)
-    html = gzip.decompress(body).decode() if body[:2] == b"\x1f\x8b" else body.decode()
+    # what a phone's browser asks for (Chrome, Safari and Firefox all take Brotli)
+    gz = {"Accept-Encoding": "gzip, deflate, br", "Cookie": f"scorer_browser={BROWSER_SMALL}"}
+    status, _t, page_bytes, head, body = get(port, f"/m/{match_id}", gz)
+    coding = head.get("Content-Encoding", "")
+    html = {"gzip": gzip.decompress, "br": brotli.decompress}.get(coding, bytes)(body).decode()
     # what a browser fetches to show the page: its style sheet, scripts, icon and
     # manifest (the Apple touch icon only when the page is added to a home screen)
     fetched = (
@@ -284,12 +289,14 @@ def visit(port: int, match_id: str) -> None:
     )
     files = sorted(set(re.findall(fetched, html)))
     total, kept = page_bytes, 0
+    print("\nSheet of 100 deals, first visit, bytes on the wire (headers included):")
+    print(f"  {'the page':34} {page_bytes:>6} ({coding or 'not compressed'})")
     for url in files:
         _s, _t, size, headers, _b = get(port, url, gz)
         total += size
         kept += "immutable" in headers.get("Cache-Control", "")
-    print(f"\nSheet of 100 deals, first visit: {1 + len(files)} requests, {total / 1024:.1f} KB")
-    print(f"  the page alone: {page_bytes / 1024:.1f} KB on the wire (gzip)")
+        print(f"  {url:34} {size:>6} ({headers.get('Content-Encoding') or 'not compressed'})")
+    print(f"  in all: {1 + len(files)} requests, {total / 1024:.1f} KB")
     print(
         f"  repeat visit: {1 + len(files) - kept} request(s), {page_bytes / 1024:.1f} KB "
         f"({kept} of {len(files)} files immutable: kept without asking)"
