@@ -679,15 +679,16 @@ def form_rows(fields, n: int) -> int:
 
 def sheet_entry(stored: store.Stored, standings) -> dict | None:
     """The next deal's form for the score sheet, when it fits the first screen
-    under the standings (else the sheet links to the deal page)."""
-    entry = deal_entry(stored, None, standings=standings)[0]
-    if entry is None:
+    under the standings (else the sheet links to the deal page). Whether it fits
+    is known from its questions, before the form is built."""
+    if standings.next is None:
         return None
     n = len(stored.match.players)
     totals_rows = 1 if n <= 3 else 2  # .totals in static/scorer.css
-    if form_rows(entry["fields"], n) + 2 * (totals_rows - 1) > SHEET_ROWS:
+    fields = standings.rules.entry_fields(standings.next, {})
+    if form_rows(fields, n) + 2 * (totals_rows - 1) > SHEET_ROWS:
         return None
-    return entry
+    return deal_entry(stored, None, standings=standings)[0]
 
 
 def render_deal(
