@@ -1,0 +1,35 @@
+"""The sheet's head and tail are drawn once per ETag and kept by the worker
+(scorer/web/matches.py: Drawn): what is kept never outlives a change of the
+match, and never crosses to another language or from a scorer to a watcher.
+Black Maria figures by hand from RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7."""
+
+from __future__ import annotations
+
+import re
+
+from .test_web import deal_form, marks, new_bm, text
+
+
+def totals(page: str) -> list[str]:
+    return re.findall(r'<span class="points">([^<]+)</span>', page)
+
+
+def test_the_kept_sheet_follows_every_change_language_and_role(app, client):
+    mid = new_bm(client)
+    sheet = f"/m/{mid}"
+    assert totals(text(client.get(sheet))) == ["0", "0", "0"]
+    # hearts 4 6 3, Q♠ Ala, K♠ and A♠ Bartek: Ala 17, Bartek 23, Celina 3
+    client.post(f"/m/{mid}/deal", data=deal_form([4, 6, 3], 0, 1, 1, expect=0))
+    page = text(client.get(sheet))
+    assert totals(page) == ["17", "23", "3"] and "Edit deal 1" in page
+    assert text(client.get(sheet)).count("Edit deal 1") == 1  # drawn again from what is kept
+    # deal 1 changed: hearts 3 6 4 → Ala 16, Bartek 23, Celina 4
+    edit = f"/m/{mid}/deal/1"
+    client.post(edit, data=deal_form([3, 6, 4], 0, 1, 1, **marks(client, edit)))
+    assert totals(text(client.get(sheet))) == ["16", "23", "4"]
+    # the same version in Polish, and for a phone that only watches
+    polish = text(client.get(sheet, headers={"Accept-Language": "pl"}))
+    assert totals(polish) == ["16", "23", "4"] and "Rozdania" in polish and "Deals" not in polish
+    watcher = text(app.test_client().get(sheet))
+    assert totals(watcher) == ["16", "23", "4"] and "Edit deal 1" not in watcher
+    assert "Edit deal 1" in text(client.get(sheet))  # the scorer's own drawing is still its own
