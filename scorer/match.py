@@ -193,6 +193,8 @@ class KeptList(Sequence):
             )
         if i < 0:
             i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
         item = self._read(i)
         if isinstance(item, bytes):
             item = self.items[i] = pickle.loads(item)

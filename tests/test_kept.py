@@ -17,7 +17,7 @@ from scorer import store
 from scorer.engine.players import RandomPlayer
 from scorer.engine.table import play_match
 from scorer.games import GAMES, EntryError
-from scorer.match import DealError, Match, fold
+from scorer.match import DealError, KeptList, Match, fold
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
 
@@ -203,3 +203,44 @@ def test_rebuild_names_a_match_whose_kept_figures_differed(app, runner):
     assert store.get(store.connect(app.config["DATABASE"]), good).pub not in result.output
     again = runner.invoke(args=["rebuild"])  # mended: all agree now
     assert again.exit_code == 0 and "0 differed" in again.output
+
+
+def test_a_kept_list_read_lazily_gives_each_deal_once_and_its_points_in_order():
+    """A write's KeptList reads pickles only when the fold reads them, a chunk
+    at a time; a slice, a prefix, the points and the index bounds are those of
+    the deals themselves."""
+    deals = pool("hearts", 4, 1)  # 14 deals
+    n = len(deals)
+    options = GAMES["hearts"].normalize_options({}, 4)
+    truth = fold(Match("hearts", options, NAMES[:4], 0, deals)).kept
+    assert n >= 9
+    blobs = [pickle.dumps(k, pickle.HIGHEST_PROTOCOL) for k in truth]
+    asked = []
+
+    def load(first, stop):
+        asked.append((first, stop))
+        return blobs[first:stop]
+
+    def lazy(text_n):
+        kept = KeptList([None] * n, load=load, text=json.dumps(points[:text_n]))
+        kept.CHUNK = 4
+        return kept
+
+    points = [k.points for k in truth]
+    kept = lazy(n - 1)  # a kept text one deal short
+    last = (n - 1) - (n - 1) % 4
+    assert kept[-1] == truth[n - 1] and asked == [(last, n)]
+    assert kept[1] == truth[1] and asked == [(last, n), (0, 4)]
+    assert kept[5:7] == truth[5:7] and kept[::-4][:2] == [truth[n - 1], truth[n - 5]]
+    with pytest.raises(IndexError):
+        kept[-n - 1]
+    with pytest.raises(IndexError):
+        kept[n]
+    assert len(set(asked)) == len(asked)  # nothing read twice
+    # the text did not hold every deal: the points are the deals' own all the same
+    assert kept.all_points() == points and json.loads(kept.points_json()) == points
+    prefix = KeptList.of(lazy(n), 5)
+    assert json.loads(prefix.points_json()) == points[:5] and prefix == truth[:5]
+    grown = KeptList.of(lazy(n), n)
+    grown.append(truth[0])  # any Kept: what matters is that its points follow the text
+    assert grown.points_json() == json.dumps(points + [truth[0].points])
