@@ -102,7 +102,8 @@ def restore(
     held before is kept in ``folder`` first. Returns that copy's path. The copy
     goes through SQLite's backup API, so a server that is running sees either
     the old content or the new, never half of each; the schema is then brought
-    up to date."""
+    up to date, and every match's version moved past the one it had before (a
+    restore is a change to each match)."""
     check(source)
     kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
     with tempfile.TemporaryDirectory() as tmp:
@@ -112,10 +113,23 @@ def restore(
         try:
             schema.migrate(db)
             store.forget_kept(db)  # only the entries are trusted: the rest is folded here
+            store.pass_versions(db, _versions(database))
         finally:
             db.close()
         _copy(str(staged), database)
     return kept
+
+
+def _versions(database: str | os.PathLike) -> dict[str, int]:
+    """Each match's version in ``database`` as it stands (public id → version);
+    none from a database older than public ids."""
+    db = store.connect(str(database))
+    try:
+        return dict(db.execute("select pub, version from matches").fetchall())
+    except sqlite3.OperationalError:
+        return {}
+    finally:
+        db.close()
 
 
 def _copy(source: str, target: str | os.PathLike) -> None:

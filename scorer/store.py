@@ -346,6 +346,19 @@ def forget_kept(db: Database) -> None:
         db.execute("update matches set kept = null, summary = null, points = null")
 
 
+def pass_versions(db: Database, before: dict[str, int]) -> None:
+    """Move every match's version past what it was here and what ``before``
+    (public id → version: the database a restore replaces) says it was. A
+    restore is a change: whatever a phone, an API client or a worker drew or
+    read of a version before it is never taken for what follows."""
+    with writing(db):
+        rows = db.execute("select id, pub, version from matches").fetchall()
+        db.conn.executemany(
+            "update matches set version = ? where id = ?",
+            [(max(version, before.get(pub, 0)) + 1, row_id) for row_id, pub, version in rows],
+        )
+
+
 def standings(db: Database, stored: Stored) -> Standings:
     """The standings of a stored match: what the sheet, the API read and the
     exports draw. From what its deals keep; folded afresh (and kept) when that

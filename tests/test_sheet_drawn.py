@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from scorer import backup
+
 from .test_web import deal_form, marks, new_bm, text
 
 
@@ -33,3 +35,21 @@ def test_the_kept_sheet_follows_every_change_language_and_role(app, client):
     watcher = text(app.test_client().get(sheet))
     assert totals(watcher) == ["16", "23", "4"] and "Edit deal 1" not in watcher
     assert "Edit deal 1" in text(client.get(sheet))  # the scorer's own drawing is still its own
+
+
+def test_after_a_restore_no_drawing_or_version_of_before_is_taken_for_what_follows(
+    app, client, tmp_path
+):
+    """A restore puts a match back to an older version; the next change must not
+    make a version that a worker drew (or an API client read) before the restore."""
+    mid = new_bm(client)
+    copy = backup.backup(app.config["DATABASE"], tmp_path / "copy.db")  # no deals
+    client.post(f"/m/{mid}/deal", data=deal_form([4, 6, 3], 0, 1, 1, expect=0))
+    assert totals(text(client.get(f"/m/{mid}"))) == ["17", "23", "3"]  # drawn, kept
+    before = client.get(f"/api/matches/{mid}").headers["ETag"]
+    backup.restore(app.config["DATABASE"], copy, tmp_path / "backups")
+    assert totals(text(client.get(f"/m/{mid}"))) == ["0", "0", "0"]
+    # hearts 0 5 8, Q♠ and K♠ Celina, A♠ Ala: Ala 7, Bartek 5, Celina 31
+    client.post(f"/m/{mid}/deal", data=deal_form([0, 5, 8], 2, 2, 0, expect=0))
+    assert totals(text(client.get(f"/m/{mid}"))) == ["7", "5", "31"]
+    assert client.get(f"/api/matches/{mid}").headers["ETag"] != before
