@@ -323,17 +323,25 @@
   function register() {
     if (!worker || !("serviceWorker" in navigator)) return; // plain HTTP on a local network: none
     var sw = navigator.serviceWorker;
-    var mark = function () { if (sw.controller) document.documentElement.setAttribute("data-offline", "ready"); };
+    // ready: the worker is in charge and has this page (it came through the worker,
+    // or the worker has fetched and kept it and its files since)
+    var kept = !!sw.controller;
+    var mark = function () { if (sw.controller && kept) document.documentElement.setAttribute("data-offline", "ready"); };
     sw.addEventListener("controllerchange", mark);
     sw.register(worker).then(function () { return sw.ready; }).then(function (reg) {
+      if (!kept && reg.active) {
+        // this page came before the worker took over (a first visit): it hands over
+        // its address and the files it needs, so that it opens without the network
+        var urls = [location.href];
+        document.querySelectorAll("link[rel~=stylesheet], link[rel~=icon], script[src]")
+          .forEach(function (el) { urls.push(el.href || el.src); });
+        var done = new MessageChannel();
+        done.port1.onmessage = function () { kept = true; mark(); };
+        reg.active.postMessage({ keep: urls }, [done.port2]);
+        return;
+      }
+      kept = true;
       mark();
-      if (sw.controller || !reg.active) return;
-      // this page came before the worker: it hands over its address and files
-      var urls = [location.href];
-      document.querySelectorAll("link[rel~=stylesheet], link[rel~=icon], link[rel=apple-touch-icon], script[src]")
-        .forEach(function (el) { urls.push(el.href || el.src); });
-      var manifest = document.querySelector("link[rel=manifest]");
-      reg.active.postMessage({ keep: urls, manifest: manifest ? manifest.href : null });
     }).catch(function () {});
   }
 

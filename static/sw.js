@@ -53,29 +53,17 @@ self.addEventListener("fetch", function (event) {
 });
 
 // A page opened before this worker took over sends its own address and files, so
-// that they are kept from the first visit on; the manifest brings its icons.
+// that they are kept from the first visit on. (The manifest's icons are not: a phone
+// that installs the app keeps its own copy.)
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (!Array.isArray(data.keep)) return;
-  event.waitUntil(keep(data.keep, data.manifest));
+  var reply = event.ports && event.ports[0];
+  event.waitUntil(Promise.all(data.keep.filter(sameSite).map(function (url) {
+    return fetch(url, { credentials: "same-origin" }).then(function (r) { return put(url, r); }, function () {});
+  })).then(function () { if (reply) reply.postMessage("kept"); }));
 });
 
 function sameSite(url) {
   try { return new URL(url, self.location).origin === self.location.origin; } catch (e) { return false; }
-}
-
-function keep(urls, manifest) {
-  var icons = Promise.resolve([]);
-  if (manifest && sameSite(manifest)) {
-    icons = fetch(manifest).then(function (response) {
-      return put(manifest, response).then(function () { return response.json(); });
-    }).then(function (m) {
-      return (m.icons || []).map(function (icon) { return new URL(icon.src, manifest).href; });
-    }).catch(function () { return []; });
-  }
-  return icons.then(function (more) {
-    return Promise.all(urls.concat(more).filter(sameSite).map(function (url) {
-      return fetch(url, { credentials: "same-origin" }).then(function (r) { return put(url, r); }, function () {});
-    }));
-  });
 }

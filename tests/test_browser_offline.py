@@ -83,6 +83,34 @@ def enter(page):
         page.evaluate("url => location.assign(url)", match.group(1) + "/deal")
 
 
+def test_a_sheet_opened_once_opens_again_without_the_network(
+    browser, browser_context_args, live_server
+):
+    """A watcher who opened the watch link once, with no second page (the first
+    page came before the service worker took over), loses the network and
+    reloads: the sheet is there, as it was."""
+    maker = browser.new_context(**browser_context_args)
+    record = {
+        "game": "black_maria",
+        "players": ["Ala", "Bartek", "Celina"],
+        "deals": [{"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}],
+    }
+    r = maker.request.post(live_server + "/api/matches", data=record)
+    assert r.status == 201, r.text()
+    sheet = f"{live_server}/m/{r.json()['id']}"
+    maker.close()
+    watcher = browser.new_context(**browser_context_args)
+    page = watcher.new_page()
+    page.goto(sheet)
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    cut_network(page)
+    page.reload()
+    assert totals(page) == [17, 23, 3]  # Ala 4 + Q♠, Bartek 6 + K♠ + A♠, Celina 3
+    expect(page.locator("table.deals tbody tr")).to_have_count(1)
+    restore_network(page)
+    watcher.close()
+
+
 def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     sheet = start(page, live_server)
     enter(page)
