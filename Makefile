@@ -68,7 +68,7 @@ icons: setup chromium
 soak: setup
 	$(BIN)/python bench/soak.py
 
-bench: setup
+bench: setup chromium
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/serve.py

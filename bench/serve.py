@@ -8,7 +8,8 @@ one run (issue 11). A benchmark, not a test: it prints figures.
 - the 1,000-deal sheet at one connection (p50);
 - adding a deal through the API at deal 10, 100 and 1,000 (interleaved);
 - the home page of a browser with 10 matches and of one with 1,000;
-- the bytes a phone moves for a first and a repeat visit of the sheet;
+- the bytes a phone moves for a first and a repeat visit of the sheet, counted
+  on the wire under Chromium at phone size (bench/wire.py);
 - fresh starts of the server on an empty instance folder: how many came up clean.
 
 The client is this script (threads, a new connection per request, as
@@ -20,11 +21,9 @@ Run: make bench   (or .venv/bin/python bench/serve.py [--rounds 5] [--starts 50]
 from __future__ import annotations
 
 import argparse
-import gzip
 import http.client
 import json
 import os
-import re
 import signal
 import socket
 import statistics
@@ -35,12 +34,11 @@ import threading
 import time
 from pathlib import Path
 
-import brotli
-
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 sys.path.insert(0, str(ROOT / "bench"))
-from replay import black_maria_record  # noqa: E402  (bench/ is no package)
+import wire  # noqa: E402  (bench/ is no package)
+from replay import black_maria_record  # noqa: E402
 
 BROWSER_BIG, BROWSER_SMALL = "b" * 32, "s" * 32
 ADDS = 20  # deals added at each size, each to a match of its own
@@ -271,36 +269,8 @@ def run(sp: int, bp: int, args) -> None:
     ratio = statistics.median(homes["1,000 matches"]) / statistics.median(homes["10 matches"])
     print(f"  1,000 against 10: {ratio:.2f}×")
 
-    visit(sp, m100)
-
-
-def visit(port: int, match_id: str) -> None:
-    """A phone's first visit of a sheet: the page and every file it links; its
-    repeat visit: the page alone if every file may be kept without asking."""
-    # what a phone's browser asks for (Chrome, Safari and Firefox all take Brotli)
-    gz = {"Accept-Encoding": "gzip, deflate, br", "Cookie": f"scorer_browser={BROWSER_SMALL}"}
-    status, _t, page_bytes, head, body = get(port, f"/m/{match_id}", gz)
-    coding = head.get("Content-Encoding", "")
-    html = {"gzip": gzip.decompress, "br": brotli.decompress}.get(coding, bytes)(body).decode()
-    # what a browser fetches to show the page: its style sheet, scripts, icon and
-    # manifest (the Apple touch icon only when the page is added to a home screen)
-    fetched = (
-        r'<(?:link rel="(?:stylesheet|icon|manifest)"|script) [^>]*?(?:href|src)="(/static/[^"]+)"'
-    )
-    files = sorted(set(re.findall(fetched, html)))
-    total, kept = page_bytes, 0
-    print("\nSheet of 100 deals, first visit, bytes on the wire (headers included):")
-    print(f"  {'the page':34} {page_bytes:>6} ({coding or 'not compressed'})")
-    for url in files:
-        _s, _t, size, headers, _b = get(port, url, gz)
-        total += size
-        kept += "immutable" in headers.get("Cache-Control", "")
-        print(f"  {url:34} {size:>6} ({headers.get('Content-Encoding') or 'not compressed'})")
-    print(f"  in all: {1 + len(files)} requests, {total / 1024:.1f} KB")
-    print(
-        f"  repeat visit: {1 + len(files) - kept} request(s), {page_bytes / 1024:.1f} KB "
-        f"({kept} of {len(files)} files immutable: kept without asking)"
-    )
+    # a phone's first and repeat visit, in Chromium (bench/wire.py)
+    wire.visit(sp, f"/m/{m100}", BROWSER_SMALL)
 
 
 def starts(count: int, tmp: Path) -> None:

@@ -106,9 +106,10 @@ def create_app(test_config: dict | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         JSON_AS_ASCII=False,
         SESSION_COOKIE_SAMESITE="Lax",
-        # Pages and CSV compressed for browsers that accept it (Flask-Compress);
-        # not the API's JSON, whose ETag a client sends back in If-Match as it is.
-        COMPRESS_MIMETYPES=["text/html", "text/csv"],
+        # Pages, CSV and the service worker compressed for browsers that accept it
+        # (Flask-Compress); not the API's JSON, whose ETag a client sends back in
+        # If-Match as it is.
+        COMPRESS_MIMETYPES=["text/html", "text/csv", "text/javascript"],
     )
     hosts = os.environ.get("SCORER_TRUSTED_HOSTS", "").strip()
     if hosts:

@@ -5,8 +5,13 @@ the deal form, and the answers a queued deal gets when it arrives late."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+
+import brotli
 
 from .test_web import deal_form, marks, new_bm, stored, text
+
+STATIC = Path(__file__).resolve().parent.parent / "static"
 
 
 def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client):
@@ -18,6 +23,20 @@ def test_the_service_worker_is_served_from_the_root_for_the_whole_site(client):
     assert 'addEventListener("fetch"' in text(r)
     csp = r.headers["Content-Security-Policy"]
     assert "worker-src 'self'" in csp and "default-src 'self'" in csp
+
+
+def test_the_service_worker_travels_minified_compressed_and_once(client):
+    source = (STATIC / "sw.js").read_bytes()
+    r = client.get("/sw.js", headers={"Accept-Encoding": "br"})
+    assert r.headers["Content-Encoding"] == "br"
+    script = brotli.decompress(r.data)
+    assert b"// " not in script and len(script) < len(source) * 3 // 4
+    assert len(r.data) < len(source) // 3
+    # the worker's check at each visit: unchanged, a bodiless 304
+    again = client.get(
+        "/sw.js", headers={"Accept-Encoding": "br", "If-None-Match": r.headers["ETag"]}
+    )
+    assert again.status_code == 304 and not again.data
 
 
 def test_every_page_registers_it_and_has_the_waiting_notice(client):
