@@ -1,7 +1,8 @@
 """The chart of the running totals: plain data in, SVG text out.
 
 Drawn on the server so the sheet needs no JavaScript; one ``path`` per
-seat from 0 before deal 1 through the total after every deal, the target as
+seat from 0 before deal 1 through the total after every deal (in deals and
+points, placed by one transform), the target as
 a dashed line where the match has one, the deal numbers along the bottom and,
 where the game labels its deals (Metamorphosis' rounds, Variety's
 contracts), those labels under the numbers.
@@ -207,11 +208,20 @@ def svg(chart: Chart) -> str:
             f'text-anchor="end">{words}</text>'
         )
 
+    # the lines in the match's own units, deals along and points up, placed by one
+    # transform (a line's width and dashes stay as drawn: non-scaling-stroke)
+    k = ph / (y1 - y0)
+    out.append(
+        f'<g class="lines" transform="matrix({_exact(dx)} 0 0 {_exact(-k)} {num(left)} '
+        f'{_exact(y(0))})">'
+    )
     for s in range(seats):
-        points = [
-            (x(i), y(v)) for i, v in zip((0, *chart.deals), [0] + [row[s] for row in chart.totals])
-        ]
-        out.append(f'<path class="seat{s}" d="{path(points)}"{_line_style(s)}/>')
+        points = list(zip((0, *chart.deals), [0] + [row[s] for row in chart.totals]))
+        out.append(
+            f'<path class="seat{s}" d="{path(points)}" vector-effect="non-scaling-stroke"'
+            f"{_line_style(s)}/>"
+        )
+    out.append("</g>")
 
     title = escape(_("Running totals after each deal"))
     return (
@@ -221,25 +231,20 @@ def svg(chart: Chart) -> str:
     )
 
 
-def path(points: list[tuple[float, float]]) -> str:
-    """A line through ``points`` as an SVG path's data, in tenths of a unit: the
-    first point where it is ("M39 166"), each next one as a step from the last
-    ("l2.7-.6"), about a third of the bytes of the points written out. The steps
-    are taken between points rounded first, so no rounding adds up."""
-    tenths = [(round(px * 10), round(py * 10)) for px, py in points]
-    (x0, y0), out = tenths[0], []
-    for (ax, ay), (bx, by) in zip(tenths, tenths[1:]):
-        dx, dy = _tenths(bx - ax), _tenths(by - ay)
-        out.append(dx + ("" if dy.startswith("-") else " ") + dy)
-    steps = "".join(("" if step.startswith("-") else " ") + step for step in out)
-    return f"M{_tenths(x0)} {_tenths(y0)}" + (f"l{steps.lstrip()}" if out else "")
+def path(points: list[tuple[int, int]]) -> str:
+    """A line through ``points`` (deal, total) as an SVG path's data: the first
+    point ("M0 0"), then each next one as a step from the last, in whole deals
+    and points ("l1 17 1 7 1-3"): the totals exactly, in few bytes."""
+    (x0, y0), steps = points[0], []
+    for (ax, ay), (bx, by) in zip(points, points[1:]):
+        steps.append(f"{bx - ax} {by - ay}")
+    return f"M{x0} {y0}" + ("l" + " ".join(steps).replace(" -", "-") if steps else "")
 
 
-def _tenths(n: int) -> str:
-    """A whole number of tenths as SVG writes it, shortest: 27 "2.7", -6 "-.6", 20 "2"."""
-    whole, part = divmod(abs(n), 10)
-    sign = "-" if n < 0 else ""
-    return f"{sign}{whole}" if not part else f"{sign}{whole or ''}.{part}"
+def _exact(v: float) -> str:
+    """A scale or offset with six significant digits (a point 1,000 deals or
+    points away is off by less than a hundredth of a unit)."""
+    return f"{v:.6g}"
 
 
 def width(text: str) -> float:

@@ -30,10 +30,17 @@ def plot_box(root) -> tuple[float, float, float, float]:
 
 
 def lines(root) -> dict[str, list[tuple[float, float]]]:
-    """Each seat's line as the points it goes through: a path's "M x y" then
-    "l dx dy …" steps (SVG lets a minus sign or a point start the next number)."""
+    """Each seat's line as the points it goes through on the chart: a path's
+    "M x y" then "l dx dy …" steps (a minus sign may start the next number), in
+    deals and points, placed by its group's transform (a matrix: x scaled and
+    moved, y scaled and moved)."""
     out = {}
-    for p in root.findall("svg:path", NS):
+    group = root.find("svg:g[@class='lines']", NS)
+    a, b, c, d, e, f = map(
+        float, re.fullmatch(r"matrix\((.*)\)", group.get("transform")).group(1).split()
+    )
+    assert b == c == 0  # no turn, no slant
+    for p in group.findall("svg:path", NS):
         move, steps = re.fullmatch(r"M([^l]+)(?:l(.*))?", p.get("d")).groups()
         number = r"-?(?:\d+\.?\d*|\.\d+)"
         x, y = map(float, re.findall(number, move))
@@ -42,7 +49,8 @@ def lines(root) -> dict[str, list[tuple[float, float]]]:
         for dx, dy in zip(values[::2], values[1::2]):
             x, y = x + dx, y + dy
             points.append((x, y))
-        out[p.get("class")] = points
+        out[p.get("class")] = [(a * x + e, d * y + f) for x, y in points]
+    assert not root.findall("svg:path", NS)  # every line is in the group
     return out
 
 
@@ -203,10 +211,9 @@ def test_every_seat_has_a_colour_that_reads_in_light_and_dark():
         assert len({colours[f"seat{s}"] for s in range(seats)}) == seats  # all different
 
 
-def test_a_line_is_written_as_steps_in_tenths_that_add_up_to_every_point():
-    # (39, 166) → (41.74, 165.4) rounds to (41.7, 165.4): a step of 2.7 right, 0.6 up;
-    # then (44.3, 163.4): 2.6 right, 2 up; then straight down 10.25 to (44.3, 173.65),
-    # which rounds to 173.6 or 173.7: either way each point is within 0.05 of its place
-    d = path([(39, 166), (41.74, 165.4), (44.3, 163.4), (44.3, 173.65)])
-    assert re.fullmatch(r"M39 166l2\.7-\.6 2\.6-2 0 10\.[23]", d), d
-    assert path([(-1.5, 0)]) == "M-1.5 0"
+def test_a_line_is_written_as_whole_steps_of_deals_and_points():
+    # 0 → 17 → 24 → 21 after deals 1, 2, 3; then deal 10 (a long match drawn through
+    # some of its deals) at 30
+    d = path([(0, 0), (1, 17), (2, 24), (3, 21), (10, 30)])
+    assert d == "M0 0l1 17 1 7 1-3 7 9", d
+    assert path([(0, 0)]) == "M0 0"
