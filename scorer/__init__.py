@@ -110,6 +110,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         # (Flask-Compress); not the API's JSON, whose ETag a client sends back in
         # If-Match as it is.
         COMPRESS_MIMETYPES=["text/html", "text/csv", "text/javascript"],
+        # Brotli 5 rather than 4: a tenth fewer bytes for half a millisecond (bench/)
+        COMPRESS_BR_LEVEL=5,
     )
     hosts = os.environ.get("SCORER_TRUSTED_HOSTS", "").strip()
     if hosts:

@@ -9,6 +9,7 @@ import re
 
 from scorer import backup
 
+from .helpers import record
 from .test_web import deal_form, marks, new_bm, text
 
 
@@ -53,3 +54,29 @@ def test_after_a_restore_no_drawing_or_version_of_before_is_taken_for_what_follo
     client.post(f"/m/{mid}/deal", data=deal_form([0, 5, 8], 2, 2, 0, expect=0))
     assert totals(text(client.get(f"/m/{mid}"))) == ["7", "5", "31"]
     assert client.get(f"/api/matches/{mid}").headers["ETag"] != before
+
+
+def test_the_table_shows_a_screenful_of_the_latest_deals_and_a_link_to_all(client):
+    # 15 deals of hearts 4 6 3, Q♠ Ala, K♠ and A♠ Bartek: each adds Ala 17, Bartek 23,
+    # Celina 3
+    deal = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    made = client.post(
+        "/api/matches",
+        json=record("black_maria", [deal] * 15, 3, {"end": "deals", "deals": 18}),
+    )
+    mid = made.get_json()["id"]
+
+    def rows(page: str) -> list[tuple[int, list[str]]]:
+        found = re.findall(r'<th scope="row">.*?(\d+) ✎</a></th>(.*?)</tr>', page, re.S)
+        return [
+            (int(n), re.findall(r'<span class="run">([^<]+)</span>', cells)) for n, cells in found
+        ]
+
+    page = text(client.get(f"/m/{mid}"))
+    shown = rows(page)
+    assert [n for n, _r in shown] == list(range(4, 16))  # the latest 12
+    assert shown[0][1] == ["68", "92", "12"] and shown[-1][1] == ["255", "345", "45"]
+    link = re.search(r'<a class="button" href="([^"]+)">Show all 15 deals</a>', page)
+    every = rows(text(client.get(link.group(1).replace("&amp;", "&"))))
+    assert [n for n, _r in every] == list(range(1, 16))
+    assert every[0][1] == ["17", "23", "3"]

@@ -178,7 +178,8 @@ def new_match(game: str):
     ), (400 if error else 200)
 
 
-SHEET_DEALS = 30  # the latest deals the sheet's table shows (a link shows them all)
+SHEET_DEALS = 12  # the latest deals the sheet's table shows, about a phone's screenful
+# (a link shows them all; the chart draws every deal)
 
 
 class Drawn:
