@@ -7,6 +7,8 @@ import gzip
 import re
 from pathlib import Path
 
+import brotli
+
 from scorer import assets
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -107,3 +109,12 @@ def test_a_changed_file_gets_a_new_name_and_the_old_one_stays(tmp_path):
     assert first != second and re.fullmatch(r"a\.[0-9a-f]{12}\.css", second)
     assert "red" in (target / first).read_text() and "blue" in (target / second).read_text()
     assert gzip.decompress((target / (second + ".gz")).read_bytes()) == b"body{color:blue}" * 50
+
+
+def test_a_phone_that_takes_every_coding_gets_a_page_in_brotli(client):
+    """Chrome asks for "gzip, deflate, br, zstd": Brotli makes the smaller page."""
+    mid = client.post(
+        "/api/matches", json={"game": "hearts", "players": ["Ala", "Bartek", "Celina", "Darek"]}
+    ).get_json()["id"]
+    r = client.get(f"/m/{mid}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
+    assert r.headers["Content-Encoding"] == "br" and b"Darek" in brotli.decompress(r.data)
