@@ -153,7 +153,10 @@
       setUp(form);
     });
   }
-  document.addEventListener("DOMContentLoaded", setUpAll);
+  // on a page drawn with a deal form this file is linked; where the live sheet draws
+  // one later, static/scorer.js loads it then
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpAll);
+  else setUpAll();
   document.addEventListener("scorer:redrawn", setUpAll); // the live sheet drew a new form
   // A part of the form swapped in without a reload (an auction's call, static/taps.js)
   // brings the counts that now apply.

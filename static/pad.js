@@ -66,7 +66,10 @@
   function setUpAll() {
     document.querySelectorAll("form.deal").forEach(setUp);
   }
-  document.addEventListener("DOMContentLoaded", setUpAll);
+  // on a page drawn with a deal form this file is linked; where the live sheet draws
+  // one later, static/scorer.js loads it then
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUpAll);
+  else setUpAll();
   // the live sheet drew a new form (static/live.js)
   document.addEventListener("scorer:redrawn", setUpAll);
 })();

@@ -1,5 +1,5 @@
 // Scorer: a little vanilla JS that only makes entry faster. Every page works without it.
-// The number entry of a deal form is static/entry.js.
+// The number entry of a deal form is static/entry.js (and pad.js), loaded as forms.js.
 (function () {
   "use strict";
 
@@ -15,9 +15,24 @@
     });
   }
 
+  // The deal form's scripts (static/entry.js and pad.js, as forms.js) come only to a
+  // page with a deal form: linked where the page is drawn with one, loaded here
+  // where the live sheet draws one later.
+  var script = document.currentScript;
+  var forms = script && script.getAttribute("data-forms");
+  function formScripts() {
+    if (!forms || !document.querySelector("form.deal")) return;
+    var linked = Array.prototype.some.call(document.scripts, function (s) { return s.getAttribute("src") === forms; });
+    if (linked) return;
+    var el = document.createElement("script");
+    el.src = forms;
+    document.head.appendChild(el);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     once();
-    document.addEventListener("scorer:redrawn", once); // the live sheet drew a new form
+    formScripts();
+    document.addEventListener("scorer:redrawn", function () { once(); formScripts(); }); // the live sheet drew a new form
     // New match: the first-dealer list names the players as they are typed.
     var dealer = document.getElementById("first_dealer");
     if (dealer) {

@@ -51,6 +51,35 @@ def test_the_scripts_every_page_runs_come_as_one_file_in_their_order(client):
     assert "offline.js" in assets.BUNDLES["app.js"] and "scorer.js" in assets.BUNDLES["app.js"]
 
 
+def test_a_deal_form_s_scripts_come_only_to_a_page_with_a_deal_form(client):
+    """forms.js (entry.js, pad.js) is linked by the deal page and by a sheet drawn
+    with the next deal's form; a sheet that links to the deal page instead, or a
+    watcher's, gets app.js alone, which names forms.js for a form drawn later."""
+
+    def scripts(url, who=client):
+        page = who.get(url).get_data(as_text=True)
+        named = re.search(r'data-forms="(/static/forms\.[0-9a-f]{12}\.js)"', page).group(1)
+        return named, re.findall(r'<script src="(/static/[^"]+)"', page)
+
+    three = new_match(client, ["Ala", "Bartek", "Celina"])  # the form fits the sheet
+    five = new_match(client, ["Ala", "Bartek", "Celina", "Darek", "Ewa"])  # it does not
+    forms, linked_ = scripts(f"/m/{three}")
+    assert [u.split(".")[0] for u in linked_] == ["/static/app", "/static/forms"]
+    assert client.get(forms).data == b";\n".join(map(served, assets.BUNDLES["forms.js"]))
+    assert scripts(f"/m/{three}/deal")[1][-1] == forms
+    assert all("forms" not in u for u in scripts(f"/m/{five}")[1])
+    assert scripts(f"/m/{five}/deal")[1][-1] == forms
+    watcher = client.application.test_client()
+    assert all("forms" not in u for u in scripts(f"/m/{three}", watcher)[1])
+    assert set(assets.BUNDLES["forms.js"]) == {"entry.js", "pad.js"}
+    assert not set(assets.BUNDLES["forms.js"]) & set(assets.BUNDLES["app.js"])
+
+
+def new_match(client, players: list[str]) -> str:
+    made = client.post("/api/matches", json={"game": "black_maria", "players": players})
+    return made.get_json()["id"]
+
+
 def test_scripts_and_style_sheets_lose_their_comments_and_spaces():
     css = "/* the page */\nbody {\n  color: red;\n}\n"
     assert assets.minified("a.css", css.encode()) == b"body{color:red}"

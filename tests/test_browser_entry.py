@@ -94,3 +94,38 @@ def test_a_moon_is_two_digits_and_is_marked_in_the_deals_table(page, live_server
     cells = page.locator("table.deals tbody tr").first.locator("td")
     assert cells.nth(2).locator(".mark").inner_text() == "☾"
     assert "☾ shot the moon" in page.locator("main").inner_text()
+
+
+def test_a_deal_form_the_live_sheet_draws_later_gets_its_number_entry(page, live_server):
+    """A sheet drawn without a deal form (the match was over) gets no form scripts;
+    when another phone's change reopens the match, the live sheet draws the form
+    and loads them: the number pad and the suggested last count are there."""
+    # Black Maria, target 50 (RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7): after deal 3
+    # Celina has 3 + 31 + 27 = 61 and the match is over; without deal 3 it goes on
+    deals = [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
+        {"hearts": [2, 1, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 2}},
+    ]
+    record = {
+        "game": "black_maria",
+        "players": ["Ala", "Bartek", "Celina"],
+        "options": {"target": 50},
+        "deals": deals,
+    }
+    made = page.context.request.post(live_server + "/api/matches", data=record).json()
+    page.goto(f"{live_server}/m/{made['id']}")
+    assert page.locator("form.deal").count() == 0
+    assert not [s for s in page.evaluate("[...document.scripts].map(s => s.src)") if "forms" in s]
+    gone = page.context.request.delete(
+        f"{live_server}/api/matches/{made['id']}/deals/3",
+        headers={"Authorization": f"Bearer {made['edit_key']}"},
+    )
+    assert gone.status == 200
+    form = page.locator("form.deal.padded")  # drawn by the live sheet, the pad set up
+    form.wait_for(timeout=8000)
+    assert totals(page) == [24, 28, 34]
+    page.locator("#hearts__0").tap()
+    page.keyboard.type("4")
+    page.keyboard.type("3")
+    assert page.locator("#hearts__2").get_attribute("placeholder") == "6"  # 13 - 4 - 3

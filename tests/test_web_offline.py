@@ -44,7 +44,9 @@ def test_every_page_registers_it_and_has_the_waiting_notice(client):
     for url in ("/", f"/m/{mid}", f"/m/{mid}/deal", "/rules/"):
         page = text(client.get(url))
         assert re.search(
-            r'<script src="/static/app\.[0-9a-f]{12}\.js" data-worker="/sw.js" defer>', page
+            r'<script src="/static/app\.[0-9a-f]{12}\.js" data-worker="/sw.js" '
+            r'data-forms="/static/forms\.[0-9a-f]{12}\.js" defer>',
+            page,
         ), url
         note = re.search(r'<div id="queue-note"[^>]*>', page).group(0)
         assert " hidden" in note and 'role="status"' in note
