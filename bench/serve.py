@@ -270,7 +270,8 @@ def run(sp: int, bp: int, args) -> None:
     print(f"  1,000 against 10: {ratio:.2f}×")
 
     # a phone's first and repeat visit, in Chromium (bench/wire.py)
-    wire.visit(sp, f"/m/{m100}", BROWSER_SMALL)
+    wire.visit(sp, f"/m/{m100}", BROWSER_SMALL, "A scorer (5 players: no deal form on the sheet)")
+    wire.visit(sp, f"/m/{m100}", None, "A phone that watches")
 
 
 def starts(count: int, tmp: Path) -> None:

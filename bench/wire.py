@@ -95,9 +95,10 @@ def show(title: str, seen: list[tuple[str, int]]) -> int:
     return total
 
 
-def visit(server_port: int, path: str, cookie: str) -> None:
+def visit(server_port: int, path: str, cookie: str | None, who: str) -> None:
     """A phone's first visit of ``path`` (all it moves until the service worker
-    has kept what it keeps and the network is quiet), then a second visit."""
+    has kept what it keeps and the network is quiet), then a second visit; with
+    ``cookie`` the browser of a scorer, without it a phone that watches."""
     chromium = shutil.which("chromium") or "/usr/bin/chromium"
     relay = Relay(server_port)
     base = f"http://127.0.0.1:{relay.port}"
@@ -109,7 +110,8 @@ def visit(server_port: int, path: str, cookie: str) -> None:
         context = browser.new_context(
             viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
         )
-        context.add_cookies([{"name": "scorer_browser", "value": cookie, "url": base}])
+        if cookie:
+            context.add_cookies([{"name": "scorer_browser", "value": cookie, "url": base}])
         page = context.new_page()
         page.goto(base + path, wait_until="load")
         page.locator("html[data-offline=ready]").wait_for(state="attached")
@@ -118,7 +120,7 @@ def visit(server_port: int, path: str, cookie: str) -> None:
         kept = page.evaluate(
             "caches.open('scorer-v1').then(c => c.keys()).then(ks => ks.map(k => k.url))"
         )
-        print(f"\nFirst visit of {path} in Chromium at phone size, on the wire:")
+        print(f"\n{who}: first visit of {path} in Chromium at phone size, on the wire:")
         first = [s for s in seen if "part=live" not in s[0]]
         show("everything, in order (the service worker's too)", first)
         print(f"  kept for offline use: {len(kept)} files")
