@@ -7,7 +7,8 @@ the browsers that accept it. Pages are compressed by Flask-Compress.
 Scripts and style sheets are served minified (rjsmin, rcssmin: comments and
 spaces are for who reads ``static/``, not for the wire), and the scripts every
 page runs come as one file, ``app.js`` (``BUNDLES``): one request, one stream
-to compress; a deal form's two come as ``forms.js``, only to a page with one.
+to compress; a deal form's three (number entry, pad, queue) come as
+``forms.js``, only to a page that needs them.
 
 The hashed copies are built into ``build/static/`` beside the package (under a
 lock: several workers may start at once); ``url_for('static', filename=…)``
@@ -35,7 +36,7 @@ HASHED = re.compile(r"\.[0-9a-f]{12}(\.[^./]+)?$")
 # and those of a deal form, only where there is one (templates/_forms_js.html).
 BUNDLES = {
     "app.js": ("scorer.js", "live.js", "awake.js", "offline.js"),
-    "forms.js": ("entry.js", "pad.js"),
+    "forms.js": ("entry.js", "pad.js", "queue.js"),
 }
 # The only static files a browser may open as a page of their own (an SVG can
 # carry script): they get the pages' safe headers; the rest need only nosniff.

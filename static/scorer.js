@@ -1,5 +1,6 @@
 // Scorer: a little vanilla JS that only makes entry faster. Every page works without it.
-// The number entry of a deal form is static/entry.js (and pad.js), loaded as forms.js.
+// A deal form's number entry, pad and queue are static/entry.js, pad.js and queue.js,
+// loaded as forms.js.
 (function () {
   "use strict";
 
@@ -15,19 +16,25 @@
     });
   }
 
-  // The deal form's scripts (static/entry.js and pad.js, as forms.js) come only to a
-  // page with a deal form: linked where the page is drawn with one, loaded here
-  // where the live sheet draws one later.
+  // The deal form's scripts (static/entry.js, pad.js and queue.js, as forms.js) come
+  // only to a page that needs them: linked where the page is drawn with a deal form,
+  // loaded here where the live sheet draws one later, or an entry saved without the
+  // network waits (the page says so, and sends it when it can).
   var script = document.currentScript;
   var forms = script && script.getAttribute("data-forms");
+  function waiting() {
+    try { return (JSON.parse(localStorage.getItem("scorer.queue")) || []).length > 0; } catch (e) { return false; }
+  }
   function formScripts() {
-    if (!forms || !document.querySelector("form.deal")) return;
+    if (!forms || !(document.querySelector("form.deal") || waiting())) return;
     var linked = Array.prototype.some.call(document.scripts, function (s) { return s.getAttribute("src") === forms; });
     if (linked) return;
     var el = document.createElement("script");
     el.src = forms;
     document.head.appendChild(el);
   }
+  window.addEventListener("storage", formScripts); // another tab queued an entry
+  window.addEventListener("pageshow", function (event) { if (event.persisted) formScripts(); });
 
   document.addEventListener("DOMContentLoaded", function () {
     once();

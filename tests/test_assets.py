@@ -52,7 +52,7 @@ def test_the_scripts_every_page_runs_come_as_one_file_in_their_order(client):
 
 
 def test_a_deal_form_s_scripts_come_only_to_a_page_with_a_deal_form(client):
-    """forms.js (entry.js, pad.js) is linked by the deal page and by a sheet drawn
+    """forms.js (entry.js, pad.js, queue.js) is linked by the deal page and by a sheet drawn
     with the next deal's form; a sheet that links to the deal page instead, or a
     watcher's, gets app.js alone, which names forms.js for a form drawn later."""
 
@@ -71,7 +71,7 @@ def test_a_deal_form_s_scripts_come_only_to_a_page_with_a_deal_form(client):
     assert scripts(f"/m/{five}/deal")[1][-1] == forms
     watcher = client.application.test_client()
     assert all("forms" not in u for u in scripts(f"/m/{three}", watcher)[1])
-    assert set(assets.BUNDLES["forms.js"]) == {"entry.js", "pad.js"}
+    assert set(assets.BUNDLES["forms.js"]) == {"entry.js", "pad.js", "queue.js"}
     assert not set(assets.BUNDLES["forms.js"]) & set(assets.BUNDLES["app.js"])
 
 
@@ -87,7 +87,7 @@ def test_scripts_and_style_sheets_lose_their_comments_and_spaces():
     assert assets.minified("a.js", js.encode()) == b"var a=1;function f(x){return x/2;}"
     assert assets.minified("htmx.min.js", js.encode()) == js.encode()  # already minified
     assert assets.minified("icon.svg", b"<svg>  </svg>") == b"<svg>  </svg>"
-    for name in ("scorer.css", "offline.js"):
+    for name in ("scorer.css", "queue.js"):
         assert len(served(name)) < 0.8 * (STATIC / name).stat().st_size
 
 

@@ -139,6 +139,36 @@ def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     expect(note).to_be_hidden()
 
 
+def test_a_sheet_without_a_deal_form_says_what_waits_and_sends_it(page, live_server):
+    """Five players: the sheet links to the deal page and is drawn without the deal
+    form's scripts; a deal saved there without the network brings them back with
+    it (from what the phone kept), says it waits, and sends it when it can."""
+    players = ["Ala", "Bartek", "Celina", "Darek", "Ewa"]
+    made = page.context.request.post(
+        live_server + "/api/matches", data={"game": "black_maria", "players": players}
+    ).json()
+    sheet = f"{live_server}/m/{made['id']}"
+    page.goto(sheet)
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    assert page.locator("form.deal").count() == 0
+    enter(page)
+    # hearts 1 2 3 4 3; Q♠ Ala, K♠ Bartek, A♠ Celina: 14, 12, 10, 4, 3
+    fill_deal(page, [1, 2, 3, 4, 3], 0, 1, 2)
+    cut_network(page)
+    go(page, page.get_by_role("button", name="Save deal 1"))
+    assert page.url == sheet and page.locator("form.deal").count() == 0
+    note = page.locator("#queue-note")
+    expect(note).to_have_text(WAITING)
+    assert stored_deals(live_server, sheet) == []
+    restore_network(page)
+    expect(note).to_be_hidden(timeout=12000)
+    expect(page.locator("table.deals tbody tr")).to_have_count(1)
+    assert totals(page) == [14, 12, 10, 4, 3]
+    assert stored_deals(live_server, sheet) == [
+        {"hearts": [1, 2, 3, 4, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 2}}
+    ]
+
+
 def test_a_retry_after_a_lost_answer_never_saves_twice(page, live_server):
     """The server saved the deal but its answer never reached the phone: the phone
     sends it again with the same key, and the server answers it as the first time."""

@@ -1,6 +1,6 @@
-"""What the offline layer (static/offline.js, in app.js; static/sw.js) needs from the server:
-the worker served for the whole site under the CSP, the hooks on every page and on
-the deal form, and the answers a queued deal gets when it arrives late."""
+"""What the offline layer (static/offline.js in app.js, queue.js in forms.js; static/sw.js)
+needs from the server: the worker served for the whole site under the CSP, the hooks on
+every page and on the deal form, and the answers a queued deal gets when it arrives late."""
 
 from __future__ import annotations
 
