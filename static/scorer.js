@@ -1,6 +1,6 @@
 // Scorer: a little vanilla JS that only makes entry faster. Every page works without it.
 // A deal form's number entry, pad and queue are static/entry.js, pad.js and queue.js,
-// loaded as forms.js.
+// loaded as forms.js, with its style sheet, forms.css.
 (function () {
   "use strict";
 
@@ -16,19 +16,28 @@
     });
   }
 
-  // The deal form's scripts (static/entry.js, pad.js and queue.js, as forms.js) come
-  // only to a page that needs them: linked where the page is drawn with a deal form,
-  // loaded here where the live sheet draws one later, or an entry saved without the
-  // network waits (the page says so, and sends it when it can).
+  // A deal form's style sheet (static/forms.css) and scripts (static/entry.js, pad.js
+  // and queue.js, as forms.js) come only to a page that needs them: linked where the
+  // page is drawn with a deal form, loaded here where the live sheet draws one later,
+  // or an entry saved without the network waits (the page says so, and sends it).
   var script = document.currentScript;
   var forms = script && script.getAttribute("data-forms");
+  var formsCss = script && script.getAttribute("data-forms-css");
   function waiting() {
     try { return (JSON.parse(localStorage.getItem("scorer.queue")) || []).length > 0; } catch (e) { return false; }
   }
   function formScripts() {
     if (!forms || !(document.querySelector("form.deal") || waiting())) return;
-    var linked = Array.prototype.some.call(document.scripts, function (s) { return s.getAttribute("src") === forms; });
-    if (linked) return;
+    var has = function (selector, attr, url) {
+      return Array.prototype.some.call(document.querySelectorAll(selector), function (el) { return el.getAttribute(attr) === url; });
+    };
+    if (formsCss && !has("link[rel=stylesheet]", "href", formsCss)) {
+      var css = document.createElement("link");
+      css.rel = "stylesheet";
+      css.href = formsCss;
+      document.head.appendChild(css);
+    }
+    if (has("script", "src", forms)) return;
     var el = document.createElement("script");
     el.src = forms;
     document.head.appendChild(el);

@@ -51,26 +51,34 @@ def test_the_scripts_every_page_runs_come_as_one_file_in_their_order(client):
     assert "offline.js" in assets.BUNDLES["app.js"] and "scorer.js" in assets.BUNDLES["app.js"]
 
 
-def test_a_deal_form_s_scripts_come_only_to_a_page_with_a_deal_form(client):
-    """forms.js (entry.js, pad.js, queue.js) is linked by the deal page and by a sheet drawn
-    with the next deal's form; a sheet that links to the deal page instead, or a
-    watcher's, gets app.js alone, which names forms.js for a form drawn later."""
+def test_a_deal_form_s_style_sheet_and_scripts_come_only_to_a_page_with_one(client):
+    """forms.css and forms.js (entry.js, pad.js, queue.js) are linked by the deal
+    page, the check and a sheet drawn with the next deal's form; a sheet that links
+    to the deal page instead, or a watcher's, gets scorer.css and app.js alone, which
+    names both for a form drawn later."""
 
-    def scripts(url, who=client):
+    def files(url, who=client):
         page = who.get(url).get_data(as_text=True)
-        named = re.search(r'data-forms="(/static/forms\.[0-9a-f]{12}\.js)"', page).group(1)
-        return named, re.findall(r'<script src="(/static/[^"]+)"', page)
+        for name in ("forms", "forms-css"):
+            assert re.search(rf'data-{name}="/static/forms\.[0-9a-f]{{12}}\.(js|css)"', page)
+        scripts = re.findall(r'<script src="/static/([a-z]+)\.', page)
+        sheets = re.findall(r'<link rel="stylesheet" href="/static/([a-z]+)\.', page)
+        return sheets, scripts
 
     three = new_match(client, ["Ala", "Bartek", "Celina"])  # the form fits the sheet
     five = new_match(client, ["Ala", "Bartek", "Celina", "Darek", "Ewa"])  # it does not
-    forms, linked_ = scripts(f"/m/{three}")
-    assert [u.split(".")[0] for u in linked_] == ["/static/app", "/static/forms"]
-    assert client.get(forms).data == b";\n".join(map(served, assets.BUNDLES["forms.js"]))
-    assert scripts(f"/m/{three}/deal")[1][-1] == forms
-    assert all("forms" not in u for u in scripts(f"/m/{five}")[1])
-    assert scripts(f"/m/{five}/deal")[1][-1] == forms
-    watcher = client.application.test_client()
-    assert all("forms" not in u for u in scripts(f"/m/{three}", watcher)[1])
+    both = (["scorer", "forms"], ["app", "forms"])
+    assert files(f"/m/{three}") == both
+    assert files(f"/m/{three}/deal") == (["scorer", "forms"], ["htmx", "taps", "app", "forms"])
+    assert files(f"/m/{five}") == (["scorer"], ["app"])
+    assert files(f"/m/{five}/deal")[0] == ["scorer", "forms"]
+    assert files(f"/m/{three}", client.application.test_client()) == (["scorer"], ["app"])
+    assert files("/") == (["scorer"], ["app"])
+    page = client.get(f"/m/{three}").get_data(as_text=True)
+    assert client.get(linked(page, "forms.js")).data == b";\n".join(
+        map(served, assets.BUNDLES["forms.js"])
+    )
+    assert client.get(linked(page, "forms.css")).data == served("forms.css")
     assert set(assets.BUNDLES["forms.js"]) == {"entry.js", "pad.js", "queue.js"}
     assert not set(assets.BUNDLES["forms.js"]) & set(assets.BUNDLES["app.js"])
 
