@@ -45,7 +45,8 @@ def test_every_page_registers_it_and_has_the_waiting_notice(client):
         page = text(client.get(url))
         assert re.search(
             r'<script src="/static/app\.[0-9a-f]{12}\.js" data-worker="/sw.js" '
-            r'data-forms="/static/forms\.[0-9a-f]{12}\.js" defer>',
+            r'data-forms="/static/forms\.[0-9a-f]{12}\.js" '
+            r'data-forms-css="/static/forms\.[0-9a-f]{12}\.css" defer>',
             page,
         ), url
         note = re.search(r'<div id="queue-note"[^>]*>', page).group(0)
