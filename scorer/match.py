@@ -20,6 +20,8 @@ from .games import GAMES, EntryError, Game
 from .games.base import Outcome, Plan, Score
 from .i18n import Text, _
 
+COMPACT = (",", ":")  # JSON without spaces: every deal's points, as kept and answered
+
 
 class DealError(ValueError):
     """A deal that cannot stand: its number (1-based) and what is wrong."""
@@ -233,13 +235,13 @@ class KeptList(Sequence):
         """Every deal's points as JSON text: the kept text, not written afresh,
         with the points of the deals added after it."""
         if self.text is None:
-            return json.dumps(self.all_points())
+            return json.dumps(self.all_points(), separators=COMPACT)
         added = [self[i].points for i in range(self.text_n, len(self))]
         if not added:
             return self.text
         if self.text_n == 0:
-            return json.dumps(added)
-        return self.text[:-1] + ", " + json.dumps(added)[1:]
+            return json.dumps(added, separators=COMPACT)
+        return self.text[:-1] + "," + json.dumps(added, separators=COMPACT)[1:]
 
 
 class Pickled(Text):
@@ -335,6 +337,16 @@ class Standings:
 
     def computed(self) -> dict:
         """The record's ``computed`` block (RECORD.md)."""
+        return {"per_deal": self.kept.all_points(), **self._after()}
+
+    def computed_json(self) -> str:
+        """The same block as JSON text, every deal's points as the store keeps
+        them (not parsed and written afresh: a write's answer at deal 1,000)."""
+        rest = json.dumps(self._after(), ensure_ascii=False, separators=COMPACT)
+        return '{"per_deal":' + self.kept.points_json() + "," + rest[1:]
+
+    def _after(self) -> dict:
+        """The computed block but every deal's points: the totals and what follows."""
         nxt = None
         if self.next is not None:
             nxt = {
@@ -343,7 +355,6 @@ class Standings:
                 "pass": self.next.passing,
             }
         return {
-            "per_deal": self.kept.all_points(),
             "totals": list(self.totals),
             "finished": self.finished,
             "winners": list(self.winners),

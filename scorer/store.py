@@ -41,7 +41,16 @@ from sqlite_utils import Database
 
 from . import schema
 from .i18n import _
-from .match import DealError, Entries, KeptList, Match, Standings, checked_entry, fold
+from .match import (
+    COMPACT,
+    DealError,
+    Entries,
+    KeptList,
+    Match,
+    Standings,
+    checked_entry,
+    fold,
+)
 
 
 class StoreError(Exception):
@@ -561,20 +570,33 @@ class Change:
 
     kind: str  # "add", "edit", "delete"
     number: int | None  # the deal concerned, as numbered after the change (a delete: before)
-    computed: dict  # the record's computed block after the change
     version: int
     standings: Standings | None = None  # None when this is the answer to a repeat
     repeat: bool = False
     event: int | None = None  # its line in the history (what Undo takes back)
+    first: str | None = None  # a repeat: the computed block first answered (JSON text)
 
-    def reply(self) -> dict:
-        return {
-            "kind": self.kind,
-            "number": self.number,
-            "computed": self.computed,
-            "version": self.version,
-            "event": self.event,
-        }
+    def computed_json(self) -> str:
+        """The record's computed block after the change, as JSON text."""
+        return self.first if self.standings is None else self.standings.computed_json()
+
+    @property
+    def computed(self) -> dict:
+        return json.loads(self.computed_json())
+
+    def reply_json(self) -> str:
+        """What a repeat of this write is answered (JSON text, kept under its key)."""
+        rest = {"kind": self.kind, "number": self.number, "version": self.version}
+        rest["event"] = self.event
+        rest_json = json.dumps(rest, separators=COMPACT)
+        return '{"computed":' + self.computed_json() + "," + rest_json[1:]
+
+    @classmethod
+    def repeated(cls, reply: str) -> Change:
+        """The answer kept under a key, given again (``reply_json``)."""
+        kept = json.loads(reply)
+        first = json.dumps(kept.pop("computed"), ensure_ascii=False, separators=COMPACT)
+        return cls(**kept, first=first, repeat=True)
 
 
 def _event(
@@ -665,8 +687,7 @@ def _write(
                             "request: nothing was stored"
                         )
                     )
-                reply = json.loads(rows[0]["reply"])
-                yield None, [Change(**reply, repeat=True)]
+                yield None, [Change.repeated(rows[0]["reply"])]
                 return
         stored = get(db, row_id)
         if if_version is not None and if_version != stored.version:
@@ -686,7 +707,7 @@ def _write(
                     "match_id": row_id,
                     "key": key,
                     "request": digest,
-                    "reply": json.dumps(out[0].reply(), ensure_ascii=False),
+                    "reply": out[0].reply_json(),
                     "at": now(),
                 }
             )
@@ -793,7 +814,7 @@ def add_deal(
             .last_pk
         )
         event = _event(db, stored.id, "add", len(deals), deals[-1], deal_id, rev=1)
-        out.append(Change("add", len(deals), standings.computed(), 0, standings, event=event))
+        out.append(Change("add", len(deals), 0, standings, event=event))
     return out[0]
 
 
@@ -855,7 +876,7 @@ def edit_deal(
             before=stored.match.deals[number - 1],
             rev=stored.revs[number - 1] + 1,
         )
-        out.append(Change("edit", number, standings.computed(), 0, standings, event=event))
+        out.append(Change("edit", number, 0, standings, event=event))
     return out[0]
 
 
@@ -904,7 +925,7 @@ def delete_deal(
         event = _event(
             db, stored.id, "delete", number, removed, deal_id, rev=stored.revs[number - 1]
         )
-        out.append(Change("delete", number, standings.computed(), 0, standings, event=event))
+        out.append(Change("delete", number, 0, standings, event=event))
     return out[0]
 
 
@@ -951,7 +972,7 @@ def _apply_setup(
         before=before,
         undoes=undoes,
     )
-    return Change("setup", None, standings.computed(), 0, standings, event=event)
+    return Change("setup", None, 0, standings, event=event)
 
 
 UNDONE_AS = {"add": "delete", "restore": "delete", "edit": "edit", "delete": "restore"}
@@ -1040,7 +1061,7 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
             rev=rev,
             undoes=event_id,
         )
-        out.append(Change(kind, number, standings.computed(), 0, standings, event=new))
+        out.append(Change(kind, number, 0, standings, event=new))
     return out[0]
 
 

@@ -4,6 +4,7 @@ test_concurrency.py)."""
 
 from __future__ import annotations
 
+import json
 import re
 
 from scorer import store
@@ -137,6 +138,31 @@ def test_idempotency_key_a_repeat_answers_as_the_first_and_stores_nothing(client
     mid2 = new_match(client, [])
     assert client.post(f"/api/matches/{mid2}/deals", json=X, headers=key).status_code == 201
     assert deals(client, mid) == [D, X, E] and deals(client, mid2) == [X]
+
+
+def test_an_answer_kept_by_an_earlier_scorer_is_given_again_as_it_was(app, client):
+    """Answers kept under a key before the computed block was kept as text (spaced
+    JSON, its keys in another order) are given again as they were first given."""
+    mid = new_match(client, [D])
+    first = client.post(f"/api/matches/{mid}/deals", json=X, headers={"Idempotency-Key": "k-1"})
+    with app.app_context():
+        db = store.get_db()
+        row_id = db.execute("select id from matches where pub = ?", [mid]).fetchone()[0]
+        reply = {
+            "kind": "add",
+            "number": 2,
+            "computed": first.get_json(),
+            "version": 2,
+            "event": 2,
+        }
+        with store.writing(db):
+            db.execute(
+                "update replies set reply = ? where match_id = ? and key = ?",
+                [json.dumps(reply), row_id, "k-1"],
+            )
+    again = client.post(f"/api/matches/{mid}/deals", json=X, headers={"Idempotency-Key": "k-1"})
+    assert again.status_code == 201 and again.get_json() == first.get_json()
+    assert deals(client, mid) == [D, X]
 
 
 def test_a_retried_delete_after_a_lost_answer_deletes_once(client):

@@ -9,7 +9,7 @@ message, never a 500.
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, request
+from flask import Blueprint, Response, abort, jsonify, request
 from werkzeug.exceptions import BadRequest
 
 from .. import store
@@ -83,7 +83,8 @@ def answer(match_id: str, write):
     except store.NotFound as e:
         return refuse(e.message, 404)
     code = 201 if change.kind == "add" else 200
-    return with_etag(jsonify(change.computed), match_id, change.version), code
+    answer = Response(change.computed_json(), mimetype="application/json")
+    return with_etag(answer, match_id, change.version), code
 
 
 @bp.post("/matches")
