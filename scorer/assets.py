@@ -33,7 +33,7 @@ YEAR = 365 * 24 * 3600
 PLAIN_MAX_AGE = 3600  # a file asked for by its plain name
 HASHED = re.compile(r"\.[0-9a-f]{12}(\.[^./]+)?$")
 # The scripts every page runs (templates/base.html), in their order, as one file;
-# and those of a deal form, only where there is one (templates/_forms_js.html).
+# and those of a deal form, only where there is one (templates/_forms.html).
 BUNDLES = {
     "app.js": ("scorer.js", "live.js", "awake.js", "offline.js"),
     "forms.js": ("entry.js", "pad.js", "queue.js"),

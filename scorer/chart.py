@@ -209,7 +209,7 @@ def svg(chart: Chart) -> str:
         )
 
     # the lines in the match's own units, deals along and points up, placed by one
-    # transform (a line's width and dashes stay as drawn: non-scaling-stroke)
+    # transform (a line's width and dashes in the page's pixels: non-scaling-stroke)
     k = ph / (y1 - y0)
     out.append(
         f'<g class="lines" transform="matrix({_exact(dx)} 0 0 {_exact(-k)} {num(left)} '

@@ -234,6 +234,10 @@ class KeptList(Sequence):
     def points_json(self) -> str:
         """Every deal's points as JSON text: the kept text, not written afresh,
         with the points of the deals added after it."""
+        # one "[" a deal and one around them all (a deal's points are whole numbers):
+        # a text that does not hold ``text_n`` deals is not used (all_points mends it)
+        if self.text is not None and self.text.count("[") != self.text_n + 1:
+            self.text, self.text_n = None, 0
         if self.text is None:
             return json.dumps(self.all_points(), separators=COMPACT)
         added = [self[i].points for i in range(self.text_n, len(self))]

@@ -23,7 +23,7 @@
         document.querySelectorAll("link[rel~=stylesheet], link[rel~=icon], script[src]")
           .forEach(function (el) { urls.push(el.href || el.src); });
         var done = new MessageChannel();
-        done.port1.onmessage = function () { kept = true; mark(); };
+        done.port1.onmessage = function (event) { kept = event.data === "kept"; mark(); };
         reg.active.postMessage({ keep: urls }, [done.port2]);
         return;
       }

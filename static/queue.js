@@ -279,8 +279,7 @@
       if (event.target.closest("button[type=button]")) keepDraft(form);
     });
     form.addEventListener("submit", function (event) {
-      // a second tap (scorer.js's guard, whichever of the two hears it first)
-      if (event.defaultPrevented || form.hasAttribute("data-sent")) return;
+      if (event.defaultPrevented) return; // a second tap (scorer.js's guard hears it first)
       var by = event.submitter;
       if (by && (by.name || by.hasAttribute("formaction"))) {
         // a step of the form (an auction call, the trick-by-trick check): sent the

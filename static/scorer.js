@@ -5,6 +5,8 @@
   "use strict";
 
   // A double tap on Save sends one form, not two (the server refuses a repeat as well).
+  // Heard first (capture), whenever the form's other scripts were set up: a second tap
+  // reaches them already cancelled (static/queue.js sends the first itself).
   function once() {
     document.querySelectorAll("form[data-once]:not([data-once-bound])").forEach(function (form) {
       form.setAttribute("data-once-bound", "");
@@ -12,7 +14,7 @@
         if (form.hasAttribute("data-sent")) { event.preventDefault(); return; }
         form.setAttribute("data-sent", "");
         form.querySelectorAll("button[type=submit]").forEach(function (b) { b.setAttribute("aria-disabled", "true"); b.classList.add("sent"); });
-      });
+      }, true);
     });
   }
 
@@ -35,11 +37,13 @@
       var css = document.createElement("link");
       css.rel = "stylesheet";
       css.href = formsCss;
+      css.onerror = function () { css.remove(); };
       document.head.appendChild(css);
     }
     if (has("script", "src", forms)) return;
     var el = document.createElement("script");
     el.src = forms;
+    el.onerror = function () { el.remove(); }; // a bad line: tried again at the next occasion
     document.head.appendChild(el);
   }
   window.addEventListener("storage", formScripts); // another tab queued an entry

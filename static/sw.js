@@ -2,7 +2,7 @@
 // Network first for every page and every file of the app; the last answer of each is
 // kept for when the network is gone: the app shell (CSS, scripts, icons, manifest)
 // and the last sheet and deal form of each match opened. Writes never pass through
-// here: a deal saved without the network waits in the page (static/offline.js).
+// here: a deal saved without the network waits in the page (static/queue.js).
 "use strict";
 
 var CACHE = "scorer-v1";
@@ -60,8 +60,13 @@ self.addEventListener("message", function (event) {
   if (!Array.isArray(data.keep)) return;
   var reply = event.ports && event.ports[0];
   event.waitUntil(Promise.all(data.keep.filter(sameSite).map(function (url) {
-    return fetch(url, { credentials: "same-origin" }).then(function (r) { return put(url, r); }, function () {});
-  })).then(function () { if (reply) reply.postMessage("kept"); }));
+    return fetch(url, { credentials: "same-origin" }).then(function (r) {
+      return keepable(r) && put(url, r).then(function () { return true; });
+    }).catch(function () { return false; });
+  })).then(function (kept) {
+    // "kept" only if every one of them is: else the page is not ready for offline use
+    if (reply) reply.postMessage(kept.every(Boolean) ? "kept" : "not kept");
+  }));
 });
 
 function sameSite(url) {

@@ -169,6 +169,51 @@ def test_a_sheet_without_a_deal_form_says_what_waits_and_sends_it(page, live_ser
     ]
 
 
+def test_a_deal_form_the_live_sheet_draws_later_queues_offline_too(page, live_server):
+    """The deal form's scripts loaded late (the live sheet drew the form when
+    another phone reopened the match): a deal saved there without the network
+    waits, and is sent once when the network is back."""
+    # Black Maria, target 50 (a heart 1, Q♠ 13, K♠ 10, A♠ 7): over after deal 3
+    deals = [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
+        {"hearts": [2, 1, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 2}},
+    ]
+    record = {
+        "game": "black_maria",
+        "players": ["Ala", "Bartek", "Celina"],
+        "options": {"target": 50},
+        "deals": deals,
+    }
+    made = page.context.request.post(live_server + "/api/matches", data=record).json()
+    sheet = f"{live_server}/m/{made['id']}"
+    page.goto(sheet)
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    assert page.locator("form.deal").count() == 0
+    gone = page.context.request.delete(
+        f"{sheet.replace('/m/', '/api/matches/')}/deals/3",
+        headers={"Authorization": f"Bearer {made['edit_key']}"},
+    )
+    assert gone.status == 200
+    page.locator("form.deal.padded").wait_for(timeout=8000)  # drawn, its scripts loaded
+    assert totals(page) == [24, 28, 34]
+    # deal 3 again: hearts 3 1 9, Q♠ Ala, K♠ A♠ Bartek → 16, 18, 9
+    fill_deal(page, [3, 1, 9], 0, 1, 1)
+    cut_network(page)
+    page.get_by_role("button", name="Save deal 3").tap()
+    note = page.locator("#queue-note")
+    expect(note).to_have_text("Deal 3: not saved yet — waiting for the connection.")
+    assert len(stored_deals(live_server, sheet)) == 2
+    restore_network(page)
+    expect(note).to_be_hidden(timeout=12000)
+    expect(page.locator("table.deals tbody tr")).to_have_count(3)
+    assert totals(page) == [40, 46, 43]
+    assert stored_deals(live_server, sheet)[2] == {
+        "hearts": [3, 1, 9],
+        "taken_by": {"QS": 0, "KS": 1, "AS": 1},
+    }
+
+
 def test_a_retry_after_a_lost_answer_never_saves_twice(page, live_server):
     """The server saved the deal but its answer never reached the phone: the phone
     sends it again with the same key, and the server answers it as the first time."""
