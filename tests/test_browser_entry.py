@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .test_browser import go, tap_owner, totals
 from .test_browser_games import enter, start
@@ -96,12 +97,13 @@ def test_a_moon_is_two_digits_and_is_marked_in_the_deals_table(page, live_server
     assert "☾ shot the moon" in page.locator("main").inner_text()
 
 
-def test_a_deal_form_the_live_sheet_draws_later_gets_its_number_entry(page, live_server):
-    """A sheet drawn without a deal form (the match was over) gets no form scripts;
-    when another phone's change reopens the match, the live sheet draws the form
-    and loads them: the number pad and the suggested last count are there."""
-    # Black Maria, target 50 (RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7): after deal 3
-    # Celina has 3 + 31 + 27 = 61 and the match is over; without deal 3 it goes on
+def reopened(page, live_server, ready: bool = False) -> str:
+    """A match over on this phone's sheet (drawn without a deal form and its
+    scripts) that another phone reopens: the live sheet draws the form and loads
+    them. ``ready``: the sheet kept for offline use first. Returns the sheet.
+
+    Black Maria, target 50 (RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7): after deal 3
+    Celina has 3 + 31 + 27 = 61 and the match is over; without deal 3 it goes on."""
     deals = [
         {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
         {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
@@ -115,6 +117,8 @@ def test_a_deal_form_the_live_sheet_draws_later_gets_its_number_entry(page, live
     }
     made = page.context.request.post(live_server + "/api/matches", data=record).json()
     page.goto(f"{live_server}/m/{made['id']}")
+    if ready:
+        expect(page.locator("html[data-offline=ready]")).to_have_count(1)
     assert page.locator("form.deal").count() == 0
     assert not [s for s in page.evaluate("[...document.scripts].map(s => s.src)") if "forms" in s]
     gone = page.context.request.delete(
@@ -125,6 +129,14 @@ def test_a_deal_form_the_live_sheet_draws_later_gets_its_number_entry(page, live
     form = page.locator("form.deal.padded")  # drawn by the live sheet, the pad set up
     form.wait_for(timeout=8000)
     assert totals(page) == [24, 28, 34]
+    return f"{live_server}/m/{made['id']}"
+
+
+def test_a_deal_form_the_live_sheet_draws_later_gets_its_number_entry(page, live_server):
+    """A sheet drawn without a deal form (the match was over) gets no form scripts;
+    when another phone's change reopens the match, the live sheet draws the form
+    and loads them: the number pad and the suggested last count are there."""
+    reopened(page, live_server)
     page.locator("#hearts__0").tap()
     page.keyboard.type("4")
     page.keyboard.type("3")

@@ -17,6 +17,7 @@ from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
 from .test_browser import go, tap_owner, totals
+from .test_browser_entry import reopened
 from .test_browser_sharing import fill_deal
 
 pytestmark = pytest.mark.browser
@@ -173,30 +174,7 @@ def test_a_deal_form_the_live_sheet_draws_later_queues_offline_too(page, live_se
     """The deal form's scripts loaded late (the live sheet drew the form when
     another phone reopened the match): a deal saved there without the network
     waits, and is sent once when the network is back."""
-    # Black Maria, target 50 (a heart 1, Q♠ 13, K♠ 10, A♠ 7): over after deal 3
-    deals = [
-        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
-        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
-        {"hearts": [2, 1, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 2}},
-    ]
-    record = {
-        "game": "black_maria",
-        "players": ["Ala", "Bartek", "Celina"],
-        "options": {"target": 50},
-        "deals": deals,
-    }
-    made = page.context.request.post(live_server + "/api/matches", data=record).json()
-    sheet = f"{live_server}/m/{made['id']}"
-    page.goto(sheet)
-    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
-    assert page.locator("form.deal").count() == 0
-    gone = page.context.request.delete(
-        f"{sheet.replace('/m/', '/api/matches/')}/deals/3",
-        headers={"Authorization": f"Bearer {made['edit_key']}"},
-    )
-    assert gone.status == 200
-    page.locator("form.deal.padded").wait_for(timeout=8000)  # drawn, its scripts loaded
-    assert totals(page) == [24, 28, 34]
+    sheet = reopened(page, live_server, ready=True)  # deals 1 and 2: 24, 28, 34
     # deal 3 again: hearts 3 1 9, Q♠ Ala, K♠ A♠ Bartek → 16, 18, 9
     fill_deal(page, [3, 1, 9], 0, 1, 1)
     cut_network(page)
