@@ -25,7 +25,7 @@
   var script = document.currentScript;
   var forms = script && script.getAttribute("data-forms");
   var formsCss = script && script.getAttribute("data-forms-css");
-  function waiting() {
+  function waiting() { // static/queue.js's QUEUE
     try { return (JSON.parse(localStorage.getItem("scorer.queue")) || []).length > 0; } catch (e) { return false; }
   }
   function formScripts() {

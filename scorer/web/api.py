@@ -83,8 +83,8 @@ def answer(match_id: str, write):
     except store.NotFound as e:
         return refuse(e.message, 404)
     code = 201 if change.kind == "add" else 200
-    answer = Response(change.computed_json(), mimetype="application/json")
-    return with_etag(answer, match_id, change.version), code
+    computed = Response(change.computed_json(), mimetype="application/json")
+    return with_etag(computed, match_id, change.version), code
 
 
 @bp.post("/matches")
