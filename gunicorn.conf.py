@@ -7,6 +7,9 @@
 - The control socket lives in instance/ (gunicorn 27 would put it in one
   fixed place per user, shared by every server that user runs).
 - Responses say `Server: Scorer`, not which server software and version.
+- The access log writes the path without its query string (%(U)s, not the
+  request line %(r)s), and no Referer: the score link carries the match's
+  edit key as ?key=, and whoever read the log would score every match.
 """
 
 import os
@@ -23,6 +26,8 @@ instance = Path(os.environ.get("SCORER_INSTANCE") or Path(__file__).parent / "in
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
 workers = int(os.environ.get("WORKERS", "2"))
 accesslog = "-"
+# address, time, method, path (no query), protocol, status, bytes, user agent
+access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
 control_socket = str(instance / "gunicorn.ctl")
 gunicorn.http.wsgi.SERVER = "Scorer"
 
