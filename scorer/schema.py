@@ -198,3 +198,24 @@ def m005_kept_points(db: Database) -> None:
     to a change lists them all (the record's ``computed``) without loading each
     deal's kept fold."""
     db["matches"].add_column("points", str)
+
+
+@migrations()
+def m006_conflicts(db: Database) -> None:
+    """Two phones that entered the same deal differently (issue 20): the entry
+    that met a stored deal N and differed from it is kept here, beside the
+    stored one, until a scorer chooses (``closed``: the event that settled it).
+    Nothing typed is dropped: the history holds both as well."""
+    db["conflicts"].create(
+        {
+            "id": int,
+            "match_id": int,
+            "deal_id": int,  # the stored deal it met
+            "entry": str,  # the other phone's entry, as its game checked it
+            "at": str,
+            "event": int,  # the history line that recorded it
+            "closed": int,  # the history line that settled it (null: open)
+        },
+        pk="id",
+    )
+    db["conflicts"].create_index(["match_id", "closed"])

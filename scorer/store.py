@@ -40,6 +40,7 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from . import schema
+from .games import EntryError
 from .i18n import _
 from .match import (
     COMPACT,
@@ -48,6 +49,7 @@ from .match import (
     KeptList,
     Match,
     Standings,
+    check_entry,
     checked_entry,
     fold,
 )
@@ -67,7 +69,17 @@ class NotFound(StoreError):
 
 
 class Stale(StoreError):
-    """What the write was made against no longer holds: nothing was changed."""
+    """What the write was made against no longer holds: nothing was changed.
+    ``deal_id``: the deal the write meant, where it was deleted meanwhile."""
+
+    def __init__(self, message: str, number: int | None = None, deal_id: int | None = None):
+        super().__init__(message, number)
+        self.deal_id = deal_id
+
+
+class Gap(StoreError):
+    """An entry for a deal after the next one (deal 14 while deal 13 is not in):
+    it waits until the deals before it are (``number``: the next deal now)."""
 
 
 class KeyReused(StoreError):
@@ -575,6 +587,7 @@ class Change:
     repeat: bool = False
     event: int | None = None  # its line in the history (what Undo takes back)
     first: str | None = None  # a repeat: the computed block first answered (JSON text)
+    conflict: int | None = None  # kind "conflict": the entry kept for a choice (its id)
 
     def computed_json(self) -> str:
         """The record's computed block after the change, as JSON text."""
@@ -588,6 +601,8 @@ class Change:
         """What a repeat of this write is answered (JSON text, kept under its key)."""
         rest = {"kind": self.kind, "number": self.number, "version": self.version}
         rest["event"] = self.event
+        if self.conflict is not None:
+            rest["conflict"] = self.conflict
         rest_json = json.dumps(rest, separators=COMPACT)
         return '{"computed":' + self.computed_json() + "," + rest_json[1:]
 
@@ -791,7 +806,8 @@ def add_deal(
     if_version: int | None = None,
     key: str | None = None,
 ) -> Change:
-    """Add the next deal. ``mark``: the new-deal page's ``Stored.next_mark()``.
+    """Add the next deal, whatever its number (the API's ``POST …/deals`` without
+    a deal number). ``mark``: the new-deal page's ``Stored.next_mark()``.
 
     Raises NotFound (no match), Stale, KeyReused, or DealError (the entry
     refused, or the match already over)."""
@@ -804,18 +820,23 @@ def add_deal(
                 number = seen[0] + 1
                 raise Stale(_("deal %(n)s was saved on another phone meanwhile", n=number), number)
             raise Stale(_("the deals changed on another phone meanwhile"))
-        deals, standings = checked_entry(stored.match, raw, kept=_kept(db, stored, lazy=True))
-        pos = db.execute(
-            "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [stored.id]
-        ).fetchone()[0]
-        deal_id = (
-            db["deals"]
-            .insert({"match_id": stored.id, "pos": pos, "rev": 1, "entry": _dump(deals[-1])})
-            .last_pk
-        )
-        event = _event(db, stored.id, "add", len(deals), deals[-1], deal_id, rev=1)
-        out.append(Change("add", len(deals), 0, standings, event=event))
+        out.append(_add(db, stored, raw))
     return out[0]
+
+
+def _add(db: Database, stored: Stored, raw: Any) -> Change:
+    """Store ``raw`` as the next deal, inside a write."""
+    deals, standings = checked_entry(stored.match, raw, kept=_kept(db, stored, lazy=True))
+    pos = db.execute(
+        "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [stored.id]
+    ).fetchone()[0]
+    deal_id = (
+        db["deals"]
+        .insert({"match_id": stored.id, "pos": pos, "rev": 1, "entry": _dump(deals[-1])})
+        .last_pk
+    )
+    event = _event(db, stored.id, "add", len(deals), deals[-1], deal_id, rev=1)
+    return Change("add", len(deals), 0, standings, event=event)
 
 
 def _target(stored: Stored, number: int | None, mark: str | None) -> int:
@@ -831,7 +852,7 @@ def _target(stored: Stored, number: int | None, mark: str | None) -> int:
     deal_id, rev = seen
     now_number = stored.number_of(deal_id)
     if now_number is None:
-        raise Stale(_("deal %(n)s was deleted on another phone meanwhile", n=number), None)
+        raise Stale(_("deal %(n)s was deleted on another phone meanwhile", n=number), None, deal_id)
     if stored.revs[now_number - 1] != rev:
         raise Stale(
             _("deal %(n)s was changed on another phone meanwhile", n=now_number), now_number
@@ -858,26 +879,30 @@ def edit_deal(
     with _write(db, match_id, key, digest, if_version) as (stored, out):
         if stored is None:
             return out[0]
-        number = _target(stored, number, mark)
-        deals, standings = checked_entry(stored.match, raw, number, _kept(db, stored, lazy=True))
-        deal_id = stored.deal_ids[number - 1]
-        db.execute(
-            "update deals set entry = ?, rev = rev + 1 where id = ?",
-            [_dump(deals[number - 1]), deal_id],
-        )
-        _keep_later_entries(db, stored, standings, number)
-        event = _event(
-            db,
-            stored.id,
-            "edit",
-            number,
-            deals[number - 1],
-            deal_id,
-            before=stored.match.deals[number - 1],
-            rev=stored.revs[number - 1] + 1,
-        )
-        out.append(Change("edit", number, 0, standings, event=event))
+        out.append(_edit(db, stored, _target(stored, number, mark), raw))
     return out[0]
+
+
+def _edit(db: Database, stored: Stored, number: int, raw: Any) -> Change:
+    """Put ``raw`` in place of deal ``number``, inside a write; later deals re-flow."""
+    deals, standings = checked_entry(stored.match, raw, number, _kept(db, stored, lazy=True))
+    deal_id = stored.deal_ids[number - 1]
+    db.execute(
+        "update deals set entry = ?, rev = rev + 1 where id = ?",
+        [_dump(deals[number - 1]), deal_id],
+    )
+    _keep_later_entries(db, stored, standings, number)
+    event = _event(
+        db,
+        stored.id,
+        "edit",
+        number,
+        deals[number - 1],
+        deal_id,
+        before=stored.match.deals[number - 1],
+        rev=stored.revs[number - 1] + 1,
+    )
+    return Change("edit", number, 0, standings, event=event)
 
 
 def delete_deal(
@@ -926,6 +951,251 @@ def delete_deal(
             db, stored.id, "delete", number, removed, deal_id, rev=stored.revs[number - 1]
         )
         out.append(Change("delete", number, 0, standings, event=event))
+    return out[0]
+
+
+# --- the table's deal N -----------------------------------------------------------
+#
+# A table plays deal 13 once; any number of phones may record it, now or an hour
+# later (offline). A phone's entry names the deal it records: the next deal is
+# stored; a stored deal entered again, the same once its game has checked it, is
+# that deal (said, never stored twice); one that differs is a conflict, kept
+# beside the stored deal (and in the history) until a scorer chooses.
+
+
+def _anchored(stored: Stored, number: int, anchor: str | None) -> int:
+    """The number, as the match stands now, of deal ``number`` of a page drawn
+    at ``anchor`` (its ``Stored.next_mark()``: the deals then, the last one's
+    id). A deal deleted since before that last one moves the number up with it."""
+    seen = parse_mark(anchor) if anchor and "." in anchor else None
+    if seen is None or seen[1] == 0:
+        return number
+    count, last = seen
+    where = stored.number_of(last)
+    return number if where is None else where + (number - count)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two entries of one deal say the same (``play``, how it was entered, aside)."""
+
+    def bare(entry):
+        entry = json.loads(_dump(entry))
+        return {k: v for k, v in entry.items() if k != "play"} if isinstance(entry, dict) else entry
+
+    return bare(a) == bare(b)
+
+
+def record_deal(
+    db: Database,
+    match_id: int | str,
+    number: int,
+    raw: Any,
+    *,
+    anchor: str | None = None,
+    if_version: int | None = None,
+    key: str | None = None,
+) -> Change:
+    """Record what a phone entered for the table's deal ``number`` (as the page
+    drawn at ``anchor`` numbered it). A Change of kind ``add`` (it was the next
+    deal: stored), ``same`` (deal ``number`` is stored and says the same: nothing
+    stored twice) or ``conflict`` (it differs: kept for a choice, ``conflict``
+    its id; the same entry again finds the same conflict).
+
+    Raises NotFound, Gap (a deal before it is not in yet), KeyReused, Stale
+    (``if_version``), or DealError (its game refuses the entry, or the match is
+    over)."""
+    digest = _request_digest("deal", [number, anchor], raw)
+    with _write(db, match_id, key, digest, if_version) as (stored, out):
+        if stored is None:
+            return out[0]
+        count = len(stored.deal_ids)
+        number = _anchored(stored, number, anchor)
+        if number > count + 1 or number < 1:
+            raise Gap(_("deal %(n)s is not entered yet: it comes first", n=count + 1), count + 1)
+        if number == count + 1:
+            out.append(_add(db, stored, raw))
+            return out[0]
+        standings = fold(stored.match, _kept(db, stored, lazy=True))
+        try:
+            mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
+        except EntryError as e:
+            raise DealError(number, e) from None
+        theirs = stored.match.deals[number - 1]
+        deal_id = stored.deal_ids[number - 1]
+        if _same(mine, theirs):
+            event = _event(db, stored.id, "same", number, mine, deal_id)
+            out.append(Change("same", number, 0, standings, event=event))
+            return out[0]
+        found = db.execute(
+            "select id, event from conflicts where deal_id = ? and entry = ? and closed is null",
+            [deal_id, _dump(mine)],
+        ).fetchone()
+        if found:
+            conflict, event = found
+        else:
+            event = _event(db, stored.id, "conflict", number, mine, deal_id, before=theirs)
+            conflict = (
+                db["conflicts"]
+                .insert(
+                    {
+                        "match_id": stored.id,
+                        "deal_id": deal_id,
+                        "entry": _dump(mine),
+                        "at": now(),
+                        "event": event,
+                    }
+                )
+                .last_pk
+            )
+        out.append(Change("conflict", number, 0, standings, event=event, conflict=conflict))
+    return out[0]
+
+
+def conflicts(db: Database, stored: Stored, *, open_only: bool = True) -> list[dict]:
+    """The match's conflicts (the open ones: waiting for a scorer's choice), oldest
+    first: ``id``, ``number`` (the deal as numbered now; None once deleted),
+    ``entry`` (the other phone's), ``stored`` (the deal's entry now), ``at``,
+    ``closed``."""
+    rows = db.execute(
+        "select c.id, c.deal_id, c.entry, c.at, c.closed, d.entry, d.deleted from conflicts c "
+        "join deals d on d.id = c.deal_id where c.match_id = ?"
+        + (" and c.closed is null" if open_only else "")
+        + " order by c.id",
+        [stored.id],
+    ).fetchall()
+    return [
+        {
+            "id": cid,
+            "deal_id": deal_id,
+            "number": stored.number_of(deal_id),
+            "entry": json.loads(entry),
+            "stored": json.loads(theirs),
+            "at": at,
+            "closed": closed,
+        }
+        for cid, deal_id, entry, at, closed, theirs, _deleted in rows
+    ]
+
+
+def conflict(db: Database, stored: Stored, conflict_id: int) -> dict | None:
+    """One conflict of the match, as :func:`conflicts` has it (None: no such)."""
+    return next((c for c in conflicts(db, stored, open_only=False) if c["id"] == conflict_id), None)
+
+
+CHOICES = ("keep", "replace", "next")
+
+
+def choose(
+    db: Database, match_id: int | str, conflict_id: int, choice: str, *, key: str | None = None
+) -> Change:
+    """A scorer's choice on a conflict: ``keep`` the stored deal (the other entry
+    stays in the history), ``replace`` it with the other entry, or store that
+    entry as the ``next`` deal (only while the deal it met is the last one).
+
+    Raises NotFound, Stale (already chosen, or the deals moved on), KeyReused,
+    DealError (the entry cannot stand there)."""
+    digest = _request_digest("choose", [conflict_id, choice], None)
+    with _write(db, match_id, key, digest, None) as (stored, out):
+        if stored is None:
+            return out[0]
+        found = conflict(db, stored, conflict_id)
+        if found is None or choice not in CHOICES:
+            raise NotFound(_("there is no such choice to make"))
+        if found["closed"] is not None:
+            raise Stale(_("that choice was already made on another phone"))
+        number = found["number"]
+        if number is None:
+            raise Stale(_("the deal it met was deleted on another phone meanwhile"))
+        if choice == "replace":
+            change = _edit(db, stored, number, found["entry"])
+        elif choice == "next":
+            if number != len(stored.deal_ids):
+                raise Stale(
+                    _("deal %(n)s is entered already: there is no empty next deal", n=number + 1),
+                    number + 1,
+                )
+            change = _add(db, stored, found["entry"])
+        else:
+            standings = fold(stored.match, _kept(db, stored, lazy=True))
+            event = _event(
+                db,
+                stored.id,
+                "keep",
+                number,
+                found["stored"],
+                found["deal_id"],
+                before=found["entry"],
+            )
+            change = Change("keep", number, 0, standings, event=event)
+        db.execute("update conflicts set closed = ? where id = ?", [change.event, conflict_id])
+        out.append(change)
+    return out[0]
+
+
+def deleted_deal(db: Database, stored: Stored, deal_id: int) -> dict | None:
+    """A deal of the match deleted meanwhile, as it would stand restored: its
+    ``number`` then, its ``entry``, when it was ``deleted``, the ``match`` with it
+    back in its place. None: not a deleted deal of this match."""
+    row = db.execute(
+        "select pos, entry, deleted from deals where id = ? and match_id = ?",
+        [deal_id, stored.id],
+    ).fetchone()
+    if row is None or row[2] is None:
+        return None
+    pos, entry, deleted = row
+    before = db.execute(
+        "select count(*) from deals where match_id = ? and deleted is null and pos < ?",
+        [stored.id, pos],
+    ).fetchone()[0]
+    deals = list(stored.match.deals)
+    deals.insert(before, json.loads(entry))
+    m = stored.match
+    return {
+        "number": before + 1,
+        "entry": json.loads(entry),
+        "deleted": deleted,
+        "match": Match(m.game, m.options, m.players, m.first_dealer, deals),
+    }
+
+
+def revive_deal(
+    db: Database, match_id: int | str, deal_id: int, raw: Any, *, key: str | None = None
+) -> Change:
+    """A deal deleted on another phone while this one edited it: back in its
+    place with this phone's entry (one change of the history, a restore; Undo
+    deletes it again). Raises NotFound, Stale (it is back already), KeyReused,
+    DealError."""
+    with _write(db, match_id, key, _request_digest("revive", deal_id, raw), None) as (
+        stored,
+        out,
+    ):
+        if stored is None:
+            return out[0]
+        gone = deleted_deal(db, stored, deal_id)
+        if gone is None:
+            raise Stale(_("that deal is not deleted (any more): nothing was changed"))
+        number = gone["number"]
+        deals, standings = checked_entry(
+            gone["match"], raw, number, _kept(db, stored, lazy=True)[: number - 1]
+        )
+        rev = db.execute("select rev from deals where id = ?", [deal_id]).fetchone()[0] + 1
+        db.execute(
+            "update deals set deleted = null, entry = ?, rev = ? where id = ?",
+            [_dump(deals[number - 1]), rev, deal_id],
+        )
+        back = get(db, stored.id)
+        _keep_later_entries(db, back, standings, number)
+        event = _event(
+            db,
+            stored.id,
+            "restore",
+            number,
+            deals[number - 1],
+            deal_id,
+            before=gone["entry"],
+            rev=rev,
+        )
+        out.append(Change("restore", number, 0, standings, event=event))
     return out[0]
 
 
@@ -1134,6 +1404,7 @@ def restore_match(db: Database, match_id: int) -> Stored:
 __all__ = [
     "Change",
     "DealError",
+    "Gap",
     "KeyReused",
     "NotFound",
     "Stale",
@@ -1147,6 +1418,7 @@ __all__ = [
     "delete_match",
     "edit_deal",
     "events",
+    "record_deal",
     "get",
     "get_db",
     "init_app",

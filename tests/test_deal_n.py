@@ -1,0 +1,196 @@
+"""The table's deal N (issue 20): a phone's entry names the deal it records. The
+next deal is stored; a stored deal entered again, the same, is that deal (never
+stored twice); one that differs is a conflict kept for a scorer's choice; a deal
+after the next waits (Gap). Numbers worked by hand from RULES.md (Black Maria,
+three players: a heart 1, Q♠ 13, K♠ 10, A♠ 7; 13 hearts and 43 points a deal)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from scorer import store
+from scorer.games import GAMES
+from scorer.match import DealError, Match
+
+NAMES = ["Ala", "Bartek", "Celina"]
+# deal 1: Ala 4 hearts + Q♠ = 17; Bartek 6 + K♠ + A♠ = 23; Celina 3
+ONE = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+# the same deal typed on another phone (field order aside)
+ONE_AGAIN = {"taken_by": {"AS": 1, "KS": 1, "QS": 0}, "hearts": [4, 6, 3]}
+# a typo: Bartek 5 hearts, Celina 4 → 17, 22, 4
+ONE_TYPO = {"hearts": [4, 5, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+# deal 2: Ala 0, Bartek 5 + A♠ = 12, Celina 8 + Q♠ + K♠ = 31
+TWO = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 1}}
+THREE = {"hearts": [13, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}}
+
+
+@pytest.fixture
+def db(tmp_path):
+    conn = store.connect(str(tmp_path / "deal_n.db"))
+    store.schema.migrate(conn)
+    yield conn
+    conn.close()
+
+
+def new_match(db) -> store.Stored:
+    options = GAMES["black_maria"].normalize_options({"players": 3}, 3)
+    match = Match("black_maria", options, NAMES, 0, [])
+    return store.create(db, match)
+
+
+def deals_of(db, stored) -> list[dict]:
+    return list(store.get(db, stored.id).match.deals)
+
+
+def kinds(db, stored) -> list[str]:
+    return [e["kind"] for e in store.events(db, stored.id)]
+
+
+def test_the_next_deal_is_stored_under_its_number(db):
+    m = new_match(db)
+    change = store.record_deal(db, m.id, 1, ONE)
+    assert (change.kind, change.number) == ("add", 1)
+    assert change.computed["per_deal"] == [[17, 23, 3]]
+    change = store.record_deal(db, m.id, 2, TWO)
+    assert change.computed["totals"] == [17, 35, 34]
+    assert deals_of(db, m) == [ONE, TWO]
+
+
+def test_the_same_deal_from_another_phone_is_one_deal(db):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    change = store.record_deal(db, m.id, 1, ONE_AGAIN)
+    assert (change.kind, change.number) == ("same", 1)
+    assert change.computed["totals"] == [17, 23, 3]
+    assert deals_of(db, m) == [ONE]
+    assert kinds(db, m) == ["create", "add", "same"]  # the history says it came again
+
+
+def test_a_different_entry_for_a_stored_deal_is_kept_for_a_choice(db):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    change = store.record_deal(db, m.id, 1, ONE_TYPO)
+    assert (change.kind, change.number) == ("conflict", 1)
+    assert deals_of(db, m) == [ONE]  # nothing stored over it
+    (open_,) = store.conflicts(db, store.get(db, m.id))
+    assert open_["id"] == change.conflict
+    assert (open_["number"], open_["entry"], open_["stored"]) == (1, ONE_TYPO, ONE)
+    # the same typo again (a retry with another key, a third phone): one conflict
+    again = store.record_deal(db, m.id, 1, ONE_TYPO)
+    assert again.conflict == change.conflict
+    assert kinds(db, m) == ["create", "add", "conflict"]
+    history = store.history(db, m.id)
+    assert history[-1]["entry"] == ONE_TYPO and history[-1]["before"] == ONE
+
+
+@pytest.mark.parametrize(
+    ("choice", "after", "totals"),
+    [
+        ("keep", [ONE], [17, 23, 3]),
+        ("replace", [ONE_TYPO], [17, 22, 4]),
+        ("next", [ONE, ONE_TYPO], [34, 45, 7]),
+    ],
+)
+def test_a_scorer_chooses(db, choice, after, totals):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
+    change = store.choose(db, m.id, cid, choice)
+    assert change.computed["totals"] == totals
+    assert deals_of(db, m) == after
+    assert store.conflicts(db, store.get(db, m.id)) == []
+    with pytest.raises(store.Stale):  # chosen once: another phone's tap changes nothing
+        store.choose(db, m.id, cid, "replace")
+    assert deals_of(db, m) == after
+
+
+def test_mine_as_the_next_deal_only_while_the_next_deal_is_empty(db):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
+    store.record_deal(db, m.id, 2, TWO)
+    with pytest.raises(store.Stale):
+        store.choose(db, m.id, cid, "next")
+    assert deals_of(db, m) == [ONE, TWO]
+
+
+def test_a_deal_after_the_next_waits_for_the_ones_before(db):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    with pytest.raises(store.Gap) as e:
+        store.record_deal(db, m.id, 3, THREE)
+    assert e.value.number == 2
+    assert deals_of(db, m) == [ONE]
+
+
+def test_an_entry_the_rules_refuse_changes_nothing(db):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    bad = {"hearts": [4, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 14 hearts
+    for number in (1, 2):
+        with pytest.raises(DealError):
+            store.record_deal(db, m.id, number, bad)
+    assert deals_of(db, m) == [ONE] and kinds(db, m) == ["create", "add"]
+
+
+def test_a_page_drawn_before_a_delete_numbers_from_the_deal_it_saw(db):
+    """Drawn after deal 2 (its mark names deal 2); deal 1 deleted since: the page's
+    deal 3 is the deal after that deal 2, now deal 2."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, TWO)
+    anchor = store.get(db, m.id).next_mark()
+    store.delete_deal(db, m.id, 1)
+    change = store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    assert (change.kind, change.number) == ("add", 2)
+    assert deals_of(db, m) == [TWO, THREE]
+
+
+def test_a_repeat_with_the_same_key_answers_as_the_first(db):
+    m = new_match(db)
+    first = store.record_deal(db, m.id, 1, ONE, key="k1")
+    second = store.record_deal(db, m.id, 1, ONE, key="k1")
+    assert second.repeat and (second.kind, second.number) == (first.kind, first.number)
+    assert second.computed == first.computed
+    assert kinds(db, m) == ["create", "add"]
+    c1 = store.record_deal(db, m.id, 1, ONE_TYPO, key="k2")
+    c2 = store.record_deal(db, m.id, 1, ONE_TYPO, key="k2")
+    assert (c2.kind, c2.conflict) == ("conflict", c1.conflict)
+
+
+def test_an_edit_of_a_deal_deleted_meanwhile_brings_it_back_with_the_entry(db):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, TWO)
+    seen = store.get(db, m.id)
+    mark = seen.deal_mark(1)
+    store.delete_deal(db, m.id, 1)
+    with pytest.raises(store.Stale) as e:
+        store.edit_deal(db, m.id, 1, ONE_TYPO, mark=mark)
+    assert e.value.deal_id == seen.deal_ids[0] and e.value.number is None
+    gone = store.deleted_deal(db, store.get(db, m.id), e.value.deal_id)
+    assert (gone["number"], gone["entry"]) == (1, ONE)
+    change = store.revive_deal(db, m.id, e.value.deal_id, ONE_TYPO)
+    assert (change.kind, change.number) == ("restore", 1)
+    assert deals_of(db, m) == [ONE_TYPO, TWO]
+    assert change.computed["totals"] == [17, 34, 35]  # 17+0, 22+12, 4+31
+    undo = store.undo(db, m.id, change.event)  # Undo deletes it again
+    assert undo.kind == "delete" and deals_of(db, m) == [TWO]
+
+
+def test_the_kept_fold_stays_the_fold_after_same_and_conflicts(db):
+    from scorer.match import fold
+
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 1, ONE)
+    cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
+    store.record_deal(db, m.id, 2, TWO)
+    store.choose(db, m.id, cid, "replace")
+    stored = store.get(db, m.id)
+    kept = store.standings(db, stored)
+    assert kept.folded_from == 2  # read from what was kept
+    assert kept.computed() == fold(stored.match).computed()
+    assert json.loads(kept.computed_json())["totals"] == [17, 34, 35]
