@@ -25,6 +25,9 @@ FORMAT = "scorer-record"
 VERSION = 1
 NAME_MAX = 40
 DEALS_MAX = 2000
+# Lists and objects nested in a record or an entry: a record played card by
+# card is 7 deep (record, deals, deal, play, tricks, trick, [seat, card]).
+DEPTH_MAX = 64
 
 
 class RecordError(ValueError):
@@ -35,22 +38,42 @@ class RecordError(ValueError):
         self.message = message
 
 
+def nested_deeper_than(data: Any, limit: int) -> bool:
+    """Whether lists and objects in ``data`` nest more than ``limit`` deep
+    (``[[]]`` is 2 deep), found without recursion."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        children = value.values() if isinstance(value, dict) else value
+        if depth > limit:
+            return True
+        stack.extend((c, depth + 1) for c in children if isinstance(c, (dict, list)))
+    return False
+
+
 def read_json(raw: bytes | str) -> Any:
     """JSON text (bytes in UTF-8) → data, or RecordError in one line. Text that
-    decodes to a lone surrogate (\\ud800) is refused too: it could not be shown."""
+    decodes to a lone surrogate (\\ud800) is refused too: it could not be shown.
+
+    Data nested more than DEPTH_MAX deep is refused here, before anything
+    walks it: json.dumps of the request's digest (store), the checks, the
+    history would each recurse, and one of them would run out of stack a few
+    levels after json.loads did not (a 500)."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         data = json.loads(text)
     except UnicodeDecodeError:
         raise RecordError(_("not JSON: the text is not UTF-8")) from None
-    except (ValueError, RecursionError) as e:
+    except RecursionError:
+        raise RecordError(_("not JSON: nested too deep")) from None
+    except ValueError as e:
         raise RecordError(_("not JSON: %(why)s", why=str(e)[:120] or type(e).__name__)) from None
+    if isinstance(data, (dict, list)) and nested_deeper_than(data, DEPTH_MAX):
+        raise RecordError(_("not JSON: nested too deep"))
     try:
         json.dumps(data, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:
         raise RecordError(_("the text holds a character that is not valid Unicode")) from None
-    except RecursionError:
-        raise RecordError(_("not JSON: nested too deep")) from None
     return data
 
 

@@ -15,6 +15,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import pytest
+
+from scorer.record import RecordError, read_json
+
 ROOT = Path(__file__).resolve().parent.parent
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 
@@ -94,3 +98,76 @@ def test_the_access_log_of_a_real_server_never_holds_the_edit_key(tmp_path):
     assert f"/m/{mid}/score" in out, out  # the request is logged ...
     assert " 302 " in out, out
     assert key not in out, out  # ... its secret is not
+
+
+# --- 2. a body nested too deep is refused before anything recurses ---------------
+
+D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+# where the stack ran out (a 500) moves with the stack in use: every depth there
+DEPTHS = [2, 65, 200, *range(900, 1001), 5000]
+
+
+def nested(depth: int) -> bytes:
+    """A deal whose ``hearts`` is a list nested ``depth`` deep (the object around
+    it adds one)."""
+    return b'{"hearts": ' + b"[" * depth + b"]" * depth + b"}"
+
+
+def test_deals_nested_deep_are_a_400_and_nothing_is_stored(client):
+    record = client.post(
+        "/api/matches", json={"game": "black_maria", "players": ["A", "B", "C"]}
+    ).get_json()
+    mid = record["id"]
+    ok = client.post(f"/api/matches/{mid}/deals", json=D1)
+    assert ok.status_code == 201, ok.get_json()
+    for depth in DEPTHS:
+        for method, url in (
+            ("post", f"/api/matches/{mid}/deals"),
+            ("put", f"/api/matches/{mid}/deals/1"),
+        ):
+            r = getattr(client, method)(url, data=nested(depth), content_type="application/json")
+            assert r.status_code == 400, (depth, method, r.status_code)
+            assert r.get_json()["error"], (depth, method)
+            if depth > 64:
+                assert "nested too deep" in r.get_json()["error"], (depth, r.get_json())
+    after = client.get(f"/api/matches/{mid}").get_json()
+    assert after["deals"] == [D1]
+    assert len(client.get(f"/api/matches/{mid}/history").get_json()["history"]) == 2
+
+
+def test_read_json_takes_64_deep_and_refuses_65():
+    deepest: list = []
+    for _ in range(63):
+        deepest = [deepest]
+    assert read_json("[" * 64 + "]" * 64) == deepest
+    assert read_json('{"a": ' * 64 + "1" + "}" * 64)
+    with pytest.raises(RecordError, match="nested too deep"):
+        read_json("[" * 65 + "]" * 65)
+    with pytest.raises(RecordError, match="nested too deep"):
+        read_json('{"a": ' * 65 + "1" + "}" * 65)
+
+
+def test_a_record_nested_deep_is_a_400(client, runner, tmp_path):
+    for depth in (65, 970, 5000):
+        body = (
+            b'{"game": "hearts", "players": ["A", "B", "C", "D"], "deals": [{"hearts": '
+            + b"[" * depth
+            + b"]" * depth
+            + b"}]}"
+        )
+        r = client.post("/api/matches", data=body, content_type="application/json")
+        assert r.status_code == 400 and "nested too deep" in r.get_json()["error"], depth
+        path = tmp_path / f"deep{depth}.json"
+        path.write_bytes(body)
+        done = runner.invoke(args=["replay", str(path)])
+        assert done.exit_code == 1 and "nested too deep" in done.output, done.output
+    # a real record, about six deep, still reads
+    r = client.post(
+        "/api/matches",
+        json={
+            "game": "hearts",
+            "players": ["A", "B", "C", "D"],
+            "deals": [{"play": {"tricks": [[[0, "2C"]]]}}],
+        },
+    )
+    assert r.status_code == 400 and "nested too deep" not in r.get_json()["error"]
