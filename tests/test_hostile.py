@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -171,3 +172,94 @@ def test_a_record_nested_deep_is_a_400(client, runner, tmp_path):
         },
     )
     assert r.status_code == 400 and "nested too deep" not in r.get_json()["error"]
+
+
+# --- 3. the new-match and set-up forms refuse names no browser would send ----------
+
+BM = {
+    "name_0": "Ala",
+    "name_1": "Bartek",
+    "name_2": "Celina",
+    "first_dealer": "0",
+    "opt_scoring": "black_maria",
+    "opt_end": "target",
+    "opt_spot_values": "10-10-10-15",
+}
+CONTROL = "may not hold a control character"
+NOT_UNICODE = "not valid Unicode"
+# (how the form is sent, the first name as sent, what the page says)
+BAD_NAMES = [
+    ("data", "Ala\nB", f"{CONTROL} (U+000A)"),
+    ("data", "Ala\r\nB", f"{CONTROL} (U+000D)"),
+    ("data", "Ala\tB", f"{CONTROL} (U+0009)"),
+    ("data", "Ala\n", f"{CONTROL} (U+000A)"),
+    ("data", "\n", f"{CONTROL} (U+000A)"),
+    ("data", "Ala\x00", f"{CONTROL} (U+0000)"),
+    ("data", "Ala\u2028B", f"{CONTROL} (U+2028)"),
+    ("data", "Ala\u200bB", "invisible format character (U+200B)"),
+    # not UTF-8: Werkzeug keeps a urlencoded body's bad bytes as %XX escapes ...
+    ("urlencoded", b"%ED%A0%BD", NOT_UNICODE),
+    ("urlencoded", b"Ala%FF", NOT_UNICODE),
+    ("urlencoded", b"%C3", NOT_UNICODE),
+    # ... and makes U+FFFD of a multipart body's
+    ("multipart", b"\xed\xa0\xbd", NOT_UNICODE),
+    ("multipart", b"Ala\xff", NOT_UNICODE),
+]
+
+
+def post_form(client, url: str, fields: dict, how: str, name):
+    """``fields`` with ``name_0`` set to ``name``, sent as ``how`` says: a dict
+    the test client encodes, or a body of raw bytes."""
+    if how == "data":
+        return client.post(url, data={**fields, "name_0": name})
+    rest = {k: v for k, v in fields.items() if k != "name_0"}
+    if how == "urlencoded":
+        body = urllib.parse.urlencode(rest).encode() + b"&name_0=" + name
+        return client.post(url, data=body, content_type="application/x-www-form-urlencoded")
+    parts = [(k.encode(), v.encode()) for k, v in rest.items()] + [(b"name_0", name)]
+    body = b"".join(
+        b'--XyZ\r\nContent-Disposition: form-data; name="' + k + b'"\r\n\r\n' + v + b"\r\n"
+        for k, v in parts
+    )
+    return client.post(
+        url, data=body + b"--XyZ--\r\n", content_type="multipart/form-data; boundary=XyZ"
+    )
+
+
+def made(client) -> str:
+    r = client.post("/new/black_maria", data=BM)
+    assert r.status_code == 302, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+@pytest.mark.parametrize(("how", "name", "says"), BAD_NAMES)
+def test_the_new_match_form_refuses_a_name_no_browser_sends(client, how, name, says):
+    r = post_form(client, "/new/black_maria", BM, how, name)
+    assert r.status_code == 400, r.status_code
+    page = r.get_data(as_text=True)
+    assert says in page and "Player 1" in page
+    assert "/m/" not in client.get("/").get_data(as_text=True)  # no match made
+
+
+@pytest.mark.parametrize(("how", "name", "says"), BAD_NAMES)
+def test_the_set_up_form_refuses_a_name_no_browser_sends(client, how, name, says):
+    mid = made(client)
+    before = client.get(f"/api/matches/{mid}")
+    r = post_form(client, f"/m/{mid}/setup", {**BM, "name_1": "Bartosz"}, how, name)
+    assert r.status_code == 400, r.status_code
+    page = r.get_data(as_text=True)
+    assert says in page and "Player 1" in page
+    after = client.get(f"/api/matches/{mid}")
+    assert after.get_json()["players"] == ["Ala", "Bartek", "Celina"]  # nothing changed
+    assert after.headers["ETag"] == before.headers["ETag"]
+
+
+def test_the_forms_still_take_names_in_any_script_and_trim_spaces(client):
+    r = client.post("/new/black_maria", data={**BM, "name_0": "  Łucja ", "name_1": "Юлия"})
+    assert r.status_code == 302
+    mid = r.headers["Location"].rsplit("/", 1)[1]
+    assert client.get(f"/api/matches/{mid}").get_json()["players"] == ["Łucja", "Юлия", "Celina"]
+    for how, name in (("urlencoded", b"%C4%8Cen%C4%9Bk"), ("multipart", "Čeněk".encode())):
+        r = post_form(client, f"/m/{mid}/setup", {**BM, "name_1": "Юлия"}, how, name)
+        assert r.status_code == 302, r.get_data(as_text=True)
+        assert client.get(f"/api/matches/{mid}").get_json()["players"][0] == "Čeněk"

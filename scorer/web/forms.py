@@ -7,6 +7,7 @@ the importer use.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask_wtf import FlaskForm
@@ -21,6 +22,7 @@ from wtforms.validators import NumberRange as _NumberRange
 from ..cards import display
 from ..games.base import EntryError, Field, Game
 from ..i18n import L_, _
+from ..record import _invisible
 
 
 def whole_number(text: Any, digits: int = 9) -> int | None:
@@ -91,6 +93,24 @@ class ImportForm(FlaskForm):
 
 # --- new match -------------------------------------------------------------
 
+# Bytes of a form body that are not UTF-8 reach the form as %XX escapes (a
+# urlencoded body: Werkzeug quotes them again) or as U+FFFD (multipart).
+NOT_UTF8 = re.compile("%[89A-F][0-9A-F]|\ufffd")
+
+
+def name_as_typed(form, field) -> None:
+    """A player's name as a browser's text box sends it: no control or format
+    character (a line break is no space here: a text box cannot hold one),
+    nothing that came as bytes that are not UTF-8. Both the new-match and the
+    set-up form; the record's own check (record.check_names) comes after."""
+    text = field.data or ""
+    for ch in text:
+        why = _invisible(ch)
+        if why:
+            raise StopValidation(why)
+    if NOT_UTF8.search(text):
+        raise StopValidation(_("the text holds a character that is not valid Unicode"))
+
 
 def new_match_form(game: type[Game], formdata=None) -> FlaskForm:
     seats = max(game.player_counts)
@@ -102,7 +122,10 @@ def new_match_form(game: type[Game], formdata=None) -> FlaskForm:
         setattr(
             NewMatchForm,
             f"name_{s}",
-            StringField(L_("Player %(n)s", n=s + 1), validators=[Optional(), Length(max=200)]),
+            StringField(
+                L_("Player %(n)s", n=s + 1),
+                validators=[name_as_typed, Optional(), Length(max=200)],
+            ),
         )
     dealer_choices = [("draw", L_("Draw lots (the app picks)"))] + [
         (str(s), L_("Player %(n)s", n=s + 1)) for s in range(seats)
