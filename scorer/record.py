@@ -25,6 +25,15 @@ FORMAT = "scorer-record"
 VERSION = 1
 NAME_MAX = 40
 DEALS_MAX = 2000
+# Every key Scorer writes into a record: ``dump`` (an export, the API's GET, a
+# season's ZIP) and the API's create answer, which adds ``edit_key``. Read
+# back, ``id``, ``computed`` and ``edit_key`` are ignored; any other key is a
+# mistake (a misspelt ``deals`` would import a match without its deals), refused
+# by name as an unknown option or deal field is.
+KEYS = frozenset(
+    {"format", "version", "id", "game", "options", "players", "first_dealer", "deals"}
+    | {"computed", "edit_key"}
+)
 # Lists and objects nested in a record or an entry: a record played card by
 # card is 7 deep (record, deals, deal, play, tricks, trick, [seat, card]).
 DEPTH_MAX = 64
@@ -148,6 +157,9 @@ def load_match(data: Any) -> Match:
     """The match a record describes, its header checked (deals not folded)."""
     if not isinstance(data, dict):
         raise RecordError(_("a record must be a JSON object"))
+    unknown = sorted(str(key) for key in data if key not in KEYS)
+    if unknown:
+        raise RecordError(_("unknown field %(field)s in the record", field=unknown[0][:40]))
     if "format" in data and data["format"] != FORMAT:
         raise RecordError(_("format must be %(f)s", f=FORMAT))
     if "version" in data and (type(data["version"]) is not int or data["version"] != VERSION):

@@ -4,6 +4,7 @@ would send, records with fields Scorer never wrote."""
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -14,6 +15,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -263,3 +265,67 @@ def test_the_forms_still_take_names_in_any_script_and_trim_spaces(client):
         r = post_form(client, f"/m/{mid}/setup", {**BM, "name_1": "Юлия"}, how, name)
         assert r.status_code == 302, r.get_data(as_text=True)
         assert client.get(f"/api/matches/{mid}").get_json()["players"][0] == "Čeněk"
+
+
+# --- 4. a record's unknown top-level field is refused by name --------------------
+
+RECORD = {
+    "format": "scorer-record",
+    "version": 1,
+    "game": "black_maria",
+    "options": {"players": 3, "scoring": "black_maria", "omnibus": False, "target": 100},
+    "players": ["Ala", "Bartek", "Celina"],
+    "first_dealer": 0,
+    "deals": [D1],
+}
+
+
+def import_record(client, record: dict):
+    return client.post(
+        "/import",
+        data={"record": (io.BytesIO(json.dumps(record).encode()), "r.json")},
+        content_type="multipart/form-data",
+    )
+
+
+@pytest.mark.parametrize("extra", [{"zz": 1}, {"comment": "x"}, {"Deals": []}, {"": None}])
+def test_a_record_with_a_field_scorer_never_writes_is_refused_by_name(
+    client, runner, tmp_path, extra
+):
+    record = {**RECORD, **extra}
+    (name,) = extra
+    says = f"unknown field {name} in the record"
+    r = client.post("/api/matches", json=record)
+    assert r.status_code == 400 and says in r.get_json()["error"], r.get_json()
+    r = import_record(client, record)
+    assert r.status_code == 400 and says in r.get_data(as_text=True)
+    assert "/m/" not in client.get("/").get_data(as_text=True)  # nothing stored
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    done = runner.invoke(args=["replay", str(path)])
+    assert done.exit_code == 1 and says in done.output, done.output
+
+
+def test_every_record_scorer_writes_reads_back(client, runner, tmp_path):
+    """The API's create answer (id, computed, edit_key), its GET, the export and
+    the season ZIP's records: each is imported, posted and replayed as it is."""
+    created = client.post("/api/matches", json=RECORD)
+    assert created.status_code == 201
+    answer = created.get_json()
+    assert {"id", "computed", "edit_key"} <= set(answer)
+    mid = answer["id"]
+    fetched = client.get(f"/api/matches/{mid}").get_json()
+    exported = json.loads(client.get(f"/m/{mid}/record.json").get_data())
+    assert {"id", "computed"} <= set(exported)
+    with zipfile.ZipFile(io.BytesIO(client.get("/season.zip").data)) as zf:
+        (member,) = [n for n in zf.namelist() if n.endswith(".json")]
+        season = json.loads(zf.read(member))
+    for record in (answer, fetched, exported, season):
+        r = client.post("/api/matches", json=record)
+        assert r.status_code == 201, r.get_json()
+        assert import_record(client, record).status_code == 302
+        path = tmp_path / "r.json"
+        path.write_text(json.dumps(record))
+        done = runner.invoke(args=["replay", str(path)])
+        assert done.exit_code == 0, done.output
+        assert json.loads(done.output) == answer["computed"]
