@@ -212,6 +212,7 @@ def m006_conflicts(db: Database) -> None:
             "match_id": int,
             "deal_id": int,  # the stored deal it met
             "entry": str,  # the other phone's entry, as its game checked it
+            "browser": str,  # the phone (browser) that entered it, if a page did
             "at": str,
             "event": int,  # the history line that recorded it
             "closed": int,  # the history line that settled it (null: open)

@@ -963,7 +963,7 @@ def delete_deal(
 # beside the stored deal (and in the history) until a scorer chooses.
 
 
-def _anchored(stored: Stored, number: int, anchor: str | None) -> int:
+def anchored(stored: Stored, number: int, anchor: str | None) -> int:
     """The number, as the match stands now, of deal ``number`` of a page drawn
     at ``anchor`` (its ``Stored.next_mark()``: the deals then, the last one's
     id). A deal deleted since before that last one moves the number up with it."""
@@ -994,8 +994,9 @@ def record_deal(
     anchor: str | None = None,
     if_version: int | None = None,
     key: str | None = None,
+    browser: str | None = None,
 ) -> Change:
-    """Record what a phone entered for the table's deal ``number`` (as the page
+    """Record what a phone (``browser``) entered for the table's deal ``number`` (as the page
     drawn at ``anchor`` numbered it). A Change of kind ``add`` (it was the next
     deal: stored), ``same`` (deal ``number`` is stored and says the same: nothing
     stored twice) or ``conflict`` (it differs: kept for a choice, ``conflict``
@@ -1009,7 +1010,7 @@ def record_deal(
         if stored is None:
             return out[0]
         count = len(stored.deal_ids)
-        number = _anchored(stored, number, anchor)
+        number = anchored(stored, number, anchor)
         if number > count + 1 or number < 1:
             raise Gap(_("deal %(n)s is not entered yet: it comes first", n=count + 1), count + 1)
         if number == count + 1:
@@ -1041,6 +1042,7 @@ def record_deal(
                         "match_id": stored.id,
                         "deal_id": deal_id,
                         "entry": _dump(mine),
+                        "browser": browser,
                         "at": now(),
                         "event": event,
                     }
@@ -1055,9 +1057,9 @@ def conflicts(db: Database, stored: Stored, *, open_only: bool = True) -> list[d
     """The match's conflicts (the open ones: waiting for a scorer's choice), oldest
     first: ``id``, ``number`` (the deal as numbered now; None once deleted),
     ``entry`` (the other phone's), ``stored`` (the deal's entry now), ``at``,
-    ``closed``."""
+    ``closed``, ``browser`` (the phone that entered it)."""
     rows = db.execute(
-        "select c.id, c.deal_id, c.entry, c.at, c.closed, d.entry, d.deleted from conflicts c "
+        "select c.id, c.deal_id, c.entry, c.at, c.closed, d.entry, c.browser from conflicts c "
         "join deals d on d.id = c.deal_id where c.match_id = ?"
         + (" and c.closed is null" if open_only else "")
         + " order by c.id",
@@ -1072,8 +1074,9 @@ def conflicts(db: Database, stored: Stored, *, open_only: bool = True) -> list[d
             "stored": json.loads(theirs),
             "at": at,
             "closed": closed,
+            "browser": browser,
         }
-        for cid, deal_id, entry, at, closed, theirs, _deleted in rows
+        for cid, deal_id, entry, at, closed, theirs, browser in rows
     ]
 
 
@@ -1134,7 +1137,7 @@ def choose(
 
 def deleted_deal(db: Database, stored: Stored, deal_id: int) -> dict | None:
     """A deal of the match deleted meanwhile, as it would stand restored: its
-    ``number`` then, its ``entry``, when it was ``deleted``, the ``match`` with it
+    ``deal_id``, its ``number`` then, its ``entry``, when it was ``deleted``, the ``match`` with it
     back in its place. None: not a deleted deal of this match."""
     row = db.execute(
         "select pos, entry, deleted from deals where id = ? and match_id = ?",
@@ -1151,6 +1154,7 @@ def deleted_deal(db: Database, stored: Stored, deal_id: int) -> dict | None:
     deals.insert(before, json.loads(entry))
     m = stored.match
     return {
+        "deal_id": deal_id,
         "number": before + 1,
         "entry": json.loads(entry),
         "deleted": deleted,

@@ -238,7 +238,9 @@ def check_trial(phone, mid, start, ops, answers):
 
 
 def accepted_(answer) -> bool:
-    status, text, _h = answer
+    status, text, headers = answer
+    if status == 302 and "/choice/" in headers.get("Location", ""):
+        return False  # the other phone's entry of the same deal: kept for a choice
     if status == 302:  # a form: what it flashed says what was done
         assert re.search(r"saved|deleted|changed", text), text
         return not text.startswith("Nothing")

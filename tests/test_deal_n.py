@@ -194,3 +194,39 @@ def test_the_kept_fold_stays_the_fold_after_same_and_conflicts(db):
     assert kept.folded_from == 2  # read from what was kept
     assert kept.computed() == fold(stored.match).computed()
     assert json.loads(kept.computed_json())["totals"] == [17, 34, 35]
+
+
+# --- the API: ?deal=N -------------------------------------------------------------
+
+
+def api_match(client) -> str:
+    r = client.post(
+        "/api/matches",
+        json={"game": "black_maria", "players": NAMES, "options": {"players": 3}, "deals": []},
+    )
+    assert r.status_code == 201
+    return r.get_json()["id"]
+
+
+def test_the_api_names_the_deal_and_gets_the_same_answers(client):
+    mid = api_match(client)
+    url = f"/api/matches/{mid}/deals"
+    r = client.post(url + "?deal=1", json=ONE)
+    assert r.status_code == 201 and r.get_json()["totals"] == [17, 23, 3]
+    r = client.post(url + "?deal=1", json=ONE_AGAIN)
+    assert r.status_code == 200
+    assert r.get_json() == {"deal": 1, "same": True, "computed": r.get_json()["computed"]}
+    assert r.get_json()["computed"]["totals"] == [17, 23, 3]
+    r = client.post(url + "?deal=1", json=ONE_TYPO)
+    assert r.status_code == 409
+    body = r.get_json()
+    assert (body["deal"], body["stored"], body["yours"]) == (1, ONE, ONE_TYPO)
+    assert "both entries are kept" in body["error"]
+    r = client.post(url + "?deal=3", json=THREE)
+    assert r.status_code == 409 and r.get_json()["next"] == 2
+    for bad in ("0", "x", "-1", "²"):
+        assert client.post(url + f"?deal={bad}", json=TWO).status_code == 400
+    # a client that posts as before: the next deal, whatever its number
+    r = client.post(url, json=TWO)
+    assert r.status_code == 201 and r.get_json()["totals"] == [17, 35, 34]
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [ONE, TWO]

@@ -116,8 +116,9 @@ def test_names_in_any_script_and_trimmed():
         load({**EXAMPLE, "players": ["می\u200cخواهم", "Ala", "Bartek"], "options": {}})
 
 
-def test_unknown_top_level_keys_are_ignored_and_options_default():
-    m, _ = load({**EXAMPLE, "options": {}, "comment": "x", "computed": {"totals": [1]}})
+def test_what_an_export_adds_is_ignored_and_options_default():
+    extra = {"id": "abc", "edit_key": "k", "computed": {"totals": [1]}}
+    m, _ = load({**EXAMPLE, "options": {}, **extra})
     assert m.options == {
         "players": 3,
         "scoring": "black_maria",
@@ -128,6 +129,11 @@ def test_unknown_top_level_keys_are_ignored_and_options_default():
         "deals": 6,
         "partnership": False,
     }
+
+
+def test_an_unknown_top_level_key_is_refused_by_name():
+    with pytest.raises(RecordError, match="unknown field comment in the record"):
+        load({**EXAMPLE, "comment": "x"})
 
 
 def test_csv_has_a_row_per_deal_and_player_then_totals():

@@ -4,6 +4,7 @@ test_concurrency.py)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -68,18 +69,26 @@ def test_a_stale_delete_with_identical_deals_is_refused_100_of_100(client):
         assert deals(client, mid) == [D, X]  # the second D stands
 
 
+def opened_value(page: str, name: str) -> str:
+    return html.unescape(re.search(rf'name="{name}" value="([^"]*)"', page).group(1))
+
+
 def test_a_stale_edit_with_identical_deals_edits_the_deal_it_showed_100_of_100(client):
     for _trial in range(100):
         mid = new_match(client, [D, D, X])
         a, b = opened(client, f"/m/{mid}/deal/1"), opened(client, f"/m/{mid}/deal/1")
         client.post(f"/m/{mid}/deal/1/delete", data=delete_button(a))
         r = client.post(f"/m/{mid}/deal/1", data=as_form(E, b))
-        # the deal B's page showed is gone: refused, nothing changed, B's entry kept
-        # and offered as the next deal
+        # the deal B's page showed is gone: nothing changed, B's entry kept, and
+        # the choice to bring that deal back with it (never another deal edited)
         page = r.get_data(as_text=True)
         assert r.status_code == 409 and "[13, 0, 0]" in page
-        assert "Save mine as deal 3, the next deal" in page
+        assert "Bring deal 1 back with your entry" in page
         assert deals(client, mid) == [D, X]
+        if _trial == 0:
+            form = {n: opened_value(page, n) for n in ("deal", "entry", "key")}
+            assert client.post(f"/m/{mid}/revive", data=form).status_code == 302
+            assert deals(client, mid) == [E, D, X]
 
 
 def test_the_api_refuses_a_stale_write_with_if_match_100_of_100(client):

@@ -78,17 +78,82 @@ def test_a_queued_deal_sent_again_is_answered_as_the_first_time(client, app):
     assert len(stored(app, mid).deals) == 1
 
 
-def test_a_queued_deal_that_meets_another_gets_the_choice(client, app):
-    """Queued on one phone while another saved deal 1: the late one is not saved
-    over it; the answer is the side-by-side page (409), nothing stored yet."""
+QUEUED = {"X-Scorer-Queue": "1"}  # static/queue.js asks for the outcome as JSON
+D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
+D2 = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}  # 7, 5, 31
+
+
+def queued_form(entry, seen, deal=None):
+    form = deal_form(entry["hearts"], *(entry["taken_by"][c] for c in ("QS", "KS", "AS")), **seen)
+    if deal is not None:
+        form["deal"] = str(deal)  # queue.js numbers each waiting deal
+    return form
+
+
+def test_queued_deals_land_as_their_numbers_in_order(client, app):
+    """Offline after deal 0: deals 1 and 2 queued from one page, sent in order."""
     mid = new_bm(client)
-    late = deal_form([4, 6, 3], 0, 1, 1, **marks(client, f"/m/{mid}/deal"))
-    client.post(
-        f"/m/{mid}/deal", data=deal_form([0, 5, 8], 2, 2, 0, **marks(client, f"/m/{mid}/deal"))
-    )
-    r = client.post(f"/m/{mid}/deal", data=late)
+    seen = marks(client, f"/m/{mid}/deal")
+    r = client.post(f"/m/{mid}/deal", data=queued_form(D1, seen, 1), headers=QUEUED)
+    assert r.get_json() == {
+        "outcome": "saved",
+        "message": "Deal 1 saved.",
+        "number": 1,
+        "go": None,
+    }
+    seen["key"] = "another"
+    r = client.post(f"/m/{mid}/deal", data=queued_form(D2, seen, 2), headers=QUEUED)
+    assert r.get_json()["outcome"] == "saved" and r.get_json()["number"] == 2
+    assert stored(app, mid).deals == [D1, D2]
+
+
+def test_a_queued_deal_after_a_missing_one_waits(client, app):
+    mid = new_bm(client)
+    seen = marks(client, f"/m/{mid}/deal")
+    r = client.post(f"/m/{mid}/deal", data=queued_form(D2, seen, 2), headers=QUEUED)
     assert r.status_code == 409
-    assert "Deal 1: two entries" in text(r) and "Save mine as deal 2, the next deal" in text(r)
-    assert stored(app, mid).deals == [
-        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
-    ]
+    assert r.get_json()["outcome"] == "waiting" and r.get_json()["number"] == 1
+    assert stored(app, mid).deals == []
+
+
+def test_a_queued_deal_the_same_as_the_stored_one_is_that_deal(client, app):
+    mid = new_bm(client)
+    late = queued_form(D1, marks(client, f"/m/{mid}/deal"), 1)
+    client.post(f"/m/{mid}/deal", data=queued_form(D1, marks(client, f"/m/{mid}/deal")))
+    r = client.post(f"/m/{mid}/deal", data=late, headers=QUEUED)
+    answer = r.get_json()
+    assert answer["outcome"] == "same" and answer["number"] == 1
+    assert answer["message"] == (
+        "Deal 1 was already entered on another phone, the same: nothing was stored twice."
+    )
+    assert stored(app, mid).deals == [D1]
+
+
+def test_a_queued_deal_that_meets_another_gets_the_choice(client, app):
+    """Queued on one phone while another saved a different deal 1: the late one is
+    not saved over it, nor after it: kept for the choice, whose page it is sent to."""
+    mid = new_bm(client)
+    late = queued_form(D1, marks(client, f"/m/{mid}/deal"), 1)
+    client.post(f"/m/{mid}/deal", data=queued_form(D2, marks(client, f"/m/{mid}/deal")))
+    r = client.post(f"/m/{mid}/deal", data=late, headers=QUEUED)
+    answer = r.get_json()
+    assert answer["outcome"] == "conflict" and f"/m/{mid}/choice/" in answer["go"]
+    assert stored(app, mid).deals == [D2]
+    page = text(client.get(answer["go"]))
+    assert "Deal 1: two entries" in page and "Add it as deal 2, a new deal" in page
+    # the sheet tells every scorer that a choice waits
+    assert "Deal 1 has two entries: choose which stands" in text(client.get(f"/m/{mid}"))
+
+
+def test_a_queued_deal_the_rules_refuse_comes_back_with_the_reason(client, app):
+    mid = new_bm(client)
+    bad = {"hearts": [4, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    r = client.post(
+        f"/m/{mid}/deal", data=queued_form(bad, marks(client, f"/m/{mid}/deal"), 1), headers=QUEUED
+    )
+    assert r.status_code == 400
+    assert r.get_json() == {
+        "outcome": "refused",
+        "message": "Hearts add up to 14, but 13 are in play",
+    }
+    assert stored(app, mid).deals == []

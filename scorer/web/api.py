@@ -17,6 +17,7 @@ from ..i18n import _
 from ..match import DealError
 from ..record import RecordError, dump, load, read_json
 from . import access, db
+from .forms import whole_number
 from .matches import match_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -78,10 +79,32 @@ def answer(match_id: str, write):
         return refuse(e.message)
     except store.Stale as e:
         return refuse(e.message, 412)
+    except store.Gap as e:
+        return jsonify(error=e.message, next=e.number), 409
     except store.KeyReused as e:
         return refuse(e.message, 422)
     except store.NotFound as e:
         return refuse(e.message, 404)
+    if change.kind == "same":
+        body = f'{{"deal":{change.number},"same":true,"computed":{change.computed_json()}}}'
+        return with_etag(Response(body, mimetype="application/json"), match_id, change.version)
+    if change.kind == "conflict":
+        found = store.conflict(db(), store.get(db(), match_id), change.conflict)
+        return with_etag(
+            jsonify(
+                error=_(
+                    "deal %(n)s is entered already, and differently: both entries are kept "
+                    "until a scorer chooses",
+                    n=change.number,
+                ),
+                deal=change.number,
+                stored=found["stored"],
+                yours=found["entry"],
+                conflict=change.conflict,
+            ),
+            match_id,
+            change.version,
+        ), 409
     code = 201 if change.kind == "add" else 200
     computed = Response(change.computed_json(), mimetype="application/json")
     return with_etag(computed, match_id, change.version), code
@@ -127,9 +150,20 @@ def delete_match(match_id: str):
 
 @bp.post("/matches/<mid:match_id>/deals")
 def add_deal(match_id: str):
+    """The next deal; with ``?deal=N``, the table's deal N (RECORD.md): stored when
+    it is the next, 200 "same" when deal N is stored and the same, 409 with both
+    entries when it differs, 409 when a deal before it is not in yet."""
     access.require_key(match_id)
     data = body()
     version, key = if_match(match_id), idempotency_key()
+    if "deal" in request.args:
+        number = whole_number(request.args["deal"])
+        if not number:
+            raise bad_request(_("deal must be the number of a deal (1, 2, 3 …)"))
+        return answer(
+            match_id,
+            lambda: store.record_deal(db(), match_id, number, data, if_version=version, key=key),
+        )
     return answer(
         match_id, lambda: store.add_deal(db(), match_id, data, if_version=version, key=key)
     )

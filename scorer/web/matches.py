@@ -164,7 +164,7 @@ def new_match(game: str):
                             name=match.players[match.first_dealer],
                         )
                     )
-                return redirect(url_for(".sheet", match_id=match_id))
+                return redirect(url_for("matches.sheet", match_id=match_id))
         else:
             error = form_problem(form)
     return render_template(
@@ -262,6 +262,7 @@ def sheet(match_id: str):
         confirm=ConfirmForm(),
         etag=etag,
         undo=last_change(stored) if can_score else None,
+        choices=store.conflicts(db(), stored) if can_score else [],
     )
     response = Response(page)
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
@@ -305,6 +306,11 @@ def change_words(line: dict) -> str:
         "edit": _("Deal %(n)s changed.", n=n),
         "delete": _("Deal %(n)s deleted.", n=n),
         "restore": _("Deal %(n)s restored.", n=n),
+        "same": _("Deal %(n)s entered again on another phone: the same, not stored twice.", n=n),
+        "conflict": _(
+            "Deal %(n)s entered differently on another phone: both kept for a choice.", n=n
+        ),
+        "keep": _("Deal %(n)s kept as stored; the other entry set aside.", n=n),
         "delete_match": _("The match was moved to the trash."),
         "restore_match": _("The match was taken out of the trash."),
         "rematch": _("The match was started as a rematch."),
@@ -388,8 +394,8 @@ def undo(match_id: str, event: int):
         flash(change_words({"kind": change.kind, "deal": change.number, "undoes": event}))
     return redirect(
         request.form.get("back") == "history"
-        and url_for(".history", match_id=match_id)
-        or url_for(".sheet", match_id=match_id)
+        and url_for("matches.history", match_id=match_id)
+        or url_for("matches.sheet", match_id=match_id)
     )
 
 
@@ -424,7 +430,7 @@ def setup(match_id: str):
             else:
                 remember_change(stored.pub, change)
                 flash(_("Players and options saved."))
-                return redirect(url_for(".sheet", match_id=match_id))
+                return redirect(url_for("matches.sheet", match_id=match_id))
         else:
             error = form_problem(form)
     else:
@@ -456,8 +462,8 @@ def share(match_id: str):
     """Two links, each with its QR code drawn here as SVG (segno): one to watch,
     one to score (it carries the edit key)."""
     stored = scored_or_403(match_id)
-    watch = url_for(".sheet", match_id=stored.pub, _external=True)
-    score = url_for(".score_link", match_id=stored.pub, key=stored.edit_key, _external=True)
+    watch = url_for("matches.sheet", match_id=stored.pub, _external=True)
+    score = url_for("matches.score_link", match_id=stored.pub, key=stored.edit_key, _external=True)
     codes = {
         name: segno.make(link, error="m").svg_data_uri(scale=5, border=2, dark="#000", light="#fff")
         for name, link in (("watch", watch), ("score", score))
@@ -487,9 +493,9 @@ def restore_match(match_id: str):
         store.restore_match(db(), stored.id)
     except store.NotFound as e:
         flash(_("Not restored: %(why)s.", why=e.message))
-        return redirect(url_for(".home"))
+        return redirect(url_for("matches.home"))
     flash(_("The match is back from the trash."))
-    return redirect(url_for(".sheet", match_id=match_id))
+    return redirect(url_for("matches.sheet", match_id=match_id))
 
 
 @bp.get("/m/<mid:match_id>/score")
@@ -508,7 +514,7 @@ def score_link(match_id: str):
         )
     store.remember(db(), access.browser(), stored.id, "score")
     flash(_("You score this match on this phone now."))
-    return redirect(url_for(".sheet", match_id=stored.pub))
+    return redirect(url_for("matches.sheet", match_id=stored.pub))
 
 
 @bp.get("/m/<int:number>")
@@ -517,7 +523,7 @@ def old_link(number: int):
     pub = store.legacy_pub(db(), number)
     if pub is None:
         abort(404)
-    return redirect(url_for(".sheet", match_id=pub), 301)
+    return redirect(url_for("matches.sheet", match_id=pub), 301)
 
 
 STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
@@ -574,35 +580,6 @@ def new_key() -> str:
     return secrets.token_urlsafe(12)
 
 
-def save_deal(
-    match_id: str, number: int | None, entry: dict, mark: str | None, key: str | None
-) -> store.Change:
-    """Add the next deal or replace deal ``number`` as the page's ``mark`` has
-    it, and flash what was done. Raises store.Stale, store.NotFound, DealError."""
-    if not mark:
-        raise store.Stale(_("this page is out of date"), number)
-    if number is None:
-        change = store.add_deal(db(), match_id, entry, mark=mark, key=key)
-        flash(_("Deal %(n)s saved.", n=change.number))
-    else:
-        change = store.edit_deal(db(), match_id, number, entry, mark=mark, key=key)
-        flash(_("Deal %(n)s changed; the totals after it re-flowed.", n=change.number))
-    remember_change(match_id, change)
-    return change
-
-
-def refusal(e: DealError, number: int | None) -> str:
-    """A refused save in words: this deal's own fault, or a later deal that
-    the change would leave standing where it cannot."""
-    if number is None or e.number == number:
-        return e.error.message
-    return _(
-        "Nothing was saved: after this change deal %(n)s could not stand (%(why)s).",
-        n=e.number,
-        why=e.error.message,
-    )
-
-
 def deal_entry(
     stored: store.Stored,
     number: int | None,
@@ -625,9 +602,13 @@ def deal_entry(
         fields = rules.entry_fields(plan, entry or {})
         data = form_data_from_entry(fields, rules.n, entry) if entry else {}
         data.update(expect=page_mark(stored, number), key=new_key())
+        if number is None:
+            data["deal"] = plan.number
         form = deal_form(fields, names, data=data)
     else:
         formdata["expect"] = page_mark(stored, number)
+        if number is None:
+            formdata["deal"] = str(plan.number)
         if not keep_key or not formdata.get("key"):
             formdata["key"] = new_key()
         try:
@@ -705,7 +686,7 @@ def render_deal(
     entry, problem = deal_entry(stored, number, formdata=formdata, keep_key=keep_key)
     if entry is None:
         flash(_("The match is over: no more deals."))
-        return redirect(url_for(".sheet", match_id=stored.pub))
+        return redirect(url_for("matches.sheet", match_id=stored.pub))
     error = error or problem
     return render_template(
         "deal.html",
@@ -715,55 +696,14 @@ def render_deal(
         game=GAMES[stored.match.game],
         confirm=ConfirmForm(),
         delete_key=new_key(),
-        watch=url_for(".sheet", match_id=stored.pub, part="live"),
+        watch=url_for("matches.sheet", match_id=stored.pub, part="live"),
         etag=f"{stored.pub}.{stored.version}.{get_locale()}.s",
     ), (status or (400 if error else 200))
 
 
-def _deal_page(stored: store.Stored, number: int | None):
-    """Enter the next deal (number None) or edit deal ``number``."""
-    if request.method == "GET":
-        return render_deal(stored, number)
-    match = stored.match
-    rules, plan, _entry = deal_plan(stored, number)
-    if plan is None:
-        flash(_("The match is over: no more deals."))
-        return redirect(url_for(".sheet", match_id=stored.pub))
-    names = match.players
-    formdata = request.form.copy()
-    error = None
-    try:
-        fields, form = settle(rules, plan, names, formdata)
-        if any(k in formdata for k in STEPS):
-            before = formdata.copy()
-            step_calls(fields, formdata)
-            try:
-                settle(rules, plan, names, formdata)
-            except EntryError as e:
-                error, formdata = e.message, before
-            return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
-        if not form.validate():
-            return render_deal(
-                stored, number, formdata=formdata, error=form_problem(form), keep_key=True
-            )
-        entry = entry_from_form(fields, names, form)
-        save_deal(stored.pub, number, entry, form.expect.data, form.key.data or None)
-        return redirect(url_for(".sheet", match_id=stored.pub))
-    except EntryError as e:
-        error = e.message
-    except DealError as e:
-        error = refusal(e, number)
-    except store.Stale as e:  # both entries side by side, and the choice
-        return conflict(match_or_404(stored.pub), e, number, entry)
-    except store.NotFound as e:
-        abort(404, e.message)
-    return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
-
-
-def side(stored: store.Stored, number: int, entry) -> dict:
-    """One side of the choice: an entry as deal ``number`` would have it, in words,
-    with its points (or why it could not stand there)."""
-    match = stored.match
+def side(match: Match, number: int, entry) -> dict:
+    """One side of a choice: an entry as deal ``number`` of ``match`` would have
+    it, in words, with its points (or why it could not stand there)."""
     out = {"words": entry_words(match, entry, number), "points": None, "error": None}
     try:
         _deals, standings = checked_entry(
@@ -773,82 +713,6 @@ def side(stored: store.Stored, number: int, entry) -> dict:
     except DealError as e:
         out["error"] = e.message
     return out
-
-
-def conflict(now: store.Stored, e: store.Stale, number: int | None, entry: dict):
-    """A save that met another phone's change: the stored deal and this phone's
-    entry side by side, with the choice: keep the stored one, replace it with
-    mine, or save mine as the next deal. Nothing typed is lost."""
-    concerned = e.number  # the deal as it stands now (None: it was deleted)
-    stored_side = None
-    if concerned and concerned <= len(now.deal_ids):
-        stored_side = side(now, concerned, now.match.deals[concerned - 1])
-        saved = [
-            line["at"]
-            for line in store.history(db(), now.id)
-            if line["deal_id"] == now.deal_ids[concerned - 1]
-        ]
-        stored_side["at"] = saved[-1] if saved else now.created
-    mine_number = concerned or len(now.deal_ids) + 1
-    over = store.standings(db(), now).next is None
-    return render_template(
-        "conflict.html",
-        match_id=now.pub,
-        match=now.match,
-        title=title(now.match),
-        why=_("%(why)s: nothing was saved yet.", why=e.message[:1].upper() + e.message[1:]),
-        number=concerned,
-        stored=stored_side,
-        mine=side(now, mine_number, entry),
-        entry=json.dumps(entry, ensure_ascii=False),
-        replace_mark=now.deal_mark(concerned) if stored_side else "",
-        next_mark=now.next_mark(),
-        next_number=len(now.deal_ids) + 1,
-        over=over,
-        key=new_key(),
-        confirm=ConfirmForm(),
-    ), 409
-
-
-@bp.post("/m/<mid:match_id>/resolve")
-def resolve(match_id: str):
-    """The choice of the side-by-side page: replace deal N with mine, or save
-    mine as the next deal. (Keeping the stored one is a link to the sheet.)"""
-    stored = scored_or_403(match_id)
-    if not ConfirmForm().validate_on_submit():
-        abort(400)
-    try:
-        entry = read_json(request.form.get("entry") or "")
-    except RecordError:
-        abort(400)
-    number = whole_number(request.form.get("number") or "")
-    replacing = request.form.get("action") == "replace" and number
-    try:
-        save_deal(
-            stored.pub,
-            number if replacing else None,
-            entry,
-            request.form.get("mark") or "",
-            request.form.get("key") or None,
-        )
-    except store.Stale as e:
-        return conflict(match_or_404(stored.pub), e, number if replacing else None, entry)
-    except DealError as e:
-        flash(_("Not saved: %(why)s", why=e.message))
-        return conflict(match_or_404(stored.pub), store.Stale(e.message, number), None, entry)
-    except store.NotFound:
-        abort(404)
-    return redirect(url_for(".sheet", match_id=stored.pub))
-
-
-@bp.route("/m/<mid:match_id>/deal", methods=["GET", "POST"])
-def new_deal(match_id: str):
-    return _deal_page(scored_or_403(match_id), None)
-
-
-@bp.route("/m/<mid:match_id>/deal/<int:number>", methods=["GET", "POST"])
-def edit_deal(match_id: str, number: int):
-    return _deal_page(scored_or_403(match_id), number)
 
 
 @bp.post("/m/<mid:match_id>/deal/<int:number>/delete")
@@ -876,7 +740,7 @@ def delete_deal(match_id: str, number: int):
                 title=title(now.match),
                 why=_("%(why)s: nothing was deleted.", why=e.message[:1].upper() + e.message[1:]),
                 number=e.number,
-                stored=side(now, e.number, now.match.deals[e.number - 1]),
+                stored=side(now.match, e.number, now.match.deals[e.number - 1]),
                 mark=now.deal_mark(e.number),
                 key=new_key(),
                 confirm=ConfirmForm(),
@@ -887,7 +751,7 @@ def delete_deal(match_id: str, number: int):
     else:
         remember_change(match_id, change)
         flash(_("Deal %(n)s deleted; the totals after it re-flowed.", n=change.number))
-    return redirect(url_for(".sheet", match_id=match_id))
+    return redirect(url_for("matches.sheet", match_id=match_id))
 
 
 @bp.post("/m/<mid:match_id>/delete")
@@ -900,7 +764,7 @@ def delete_match(match_id: str):
     except store.NotFound:
         pass  # deleted on another phone meanwhile: the outcome the player asked for
     flash(_("Match deleted."))
-    return redirect(url_for(".home"))
+    return redirect(url_for("matches.home"))
 
 
 @bp.post("/m/<mid:match_id>/rematch")
@@ -911,7 +775,7 @@ def rematch(match_id: str):
     new = Match(match.game, dict(match.options), list(match.players), match.first_dealer, [])
     new_id = store.create(db(), new, kind="rematch", browser=access.browser()).pub
     flash(_("Rematch: same seats and options."))
-    return redirect(url_for(".sheet", match_id=new_id))
+    return redirect(url_for("matches.sheet", match_id=new_id))
 
 
 @bp.get("/m/<mid:match_id>/export.csv")
@@ -971,4 +835,4 @@ def import_record():
         return _home(import_error=_("Nothing imported: %(why)s", why=error)), 400
     match_id = store.create(db(), match, kind="import", browser=access.browser()).pub
     flash(_("Imported as a new match."))
-    return redirect(url_for(".sheet", match_id=match_id))
+    return redirect(url_for("matches.sheet", match_id=match_id))

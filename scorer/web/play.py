@@ -26,13 +26,12 @@ from ..games.base import or_list
 from ..i18n import L_, _, ngettext
 from ..match import DealError
 from ..record import RecordError, read_json
+from .entry import landing, refusal, save_deal
 from .forms import entry_from_form, form_problem, options, whole_number
 from .matches import (
     deal_plan,
     new_key,
     page_mark,
-    refusal,
-    save_deal,
     scored_or_403,
     settle,
     title,
@@ -193,7 +192,7 @@ def check_deal(match_id: str):
         )
     elif "save" in request.form:
         try:
-            save_deal(match_id, number, now.entry, expect, key)
+            change = save_deal(match_id, number, now.entry, expect, key)
         except DealError as e:
             error = refusal(e, number)
         except store.StoreError as e:
@@ -203,7 +202,7 @@ def check_deal(match_id: str):
                 why=e.message[:1].upper() + e.message[1:],
             )
         else:
-            return redirect(url_for("matches.sheet", match_id=match_id))
+            return redirect(landing(match_id, change))
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
     diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}

@@ -1,0 +1,449 @@
+"""Entering a deal, and what meets another phone's entry: the deal page's save,
+the choice between two entries of one deal, and a deal deleted on another phone
+while this one edited it.
+
+A new deal's form names the table's deal it records (its hidden ``deal``) and
+the page it was drawn at (``expect``): the store keeps the next deal, says so
+when the deal is in already and the same, and keeps a different entry beside
+the stored one until a scorer chooses (``store.record_deal``). Nothing typed is
+lost on the way: it is stored, found the same, kept for the choice, or drawn
+back on its form with the reason.
+
+The phone's offline queue (static/queue.js) posts the same forms with the header
+``X-Scorer-Queue: 1`` and gets the outcome as JSON instead of a page."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+
+from .. import store
+from ..cards import display, is_card
+from ..games import EntryError
+from ..i18n import _
+from ..match import DealError, fold
+from ..record import RecordError, read_json
+from . import access, db
+from .forms import (
+    ConfirmForm,
+    entry_from_form,
+    field_id,
+    form_data_from_entry,
+    form_problem,
+    whole_number,
+)
+from .matches import (
+    STEPS,
+    match_or_404,
+    new_key,
+    remember_change,
+    render_deal,
+    scored_or_403,
+    settle,
+    side,
+    step_calls,
+    title,
+)
+
+bp = Blueprint("entry", __name__)
+QUEUE_HEADER = "X-Scorer-Queue"  # static/queue.js: answer with the outcome as JSON
+
+
+def queued() -> bool:
+    return request.headers.get(QUEUE_HEADER) == "1"
+
+
+def told(outcome: str, message: str = "", status: int = 200, **more):
+    """The outcome of a queued post (static/queue.js): ``saved``, ``same``,
+    ``conflict`` (``go``: the choice page), ``waiting`` (a deal before it is not
+    in yet), ``refused`` (``message``: why; kept on the phone as a draft) or
+    ``present`` (post it the ordinary way: the server draws the page)."""
+    return jsonify(outcome=outcome, message=sentence(message), **more), status
+
+
+def sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- saving ------------------------------------------------------------------------
+
+
+def posted_deal(mark: str, given: str | None) -> int | None:
+    """The table's deal a new-deal page records: its ``deal`` field, else (a page
+    drawn by an older Scorer) the one after the deals its mark counted."""
+    number = whole_number(given or "")
+    if number:
+        return number
+    seen = store.parse_mark(mark if "." in mark else f"{mark}.0")
+    return seen[0] + 1 if seen else None
+
+
+def save_deal(
+    match_id: str,
+    number: int | None,
+    entry: dict,
+    mark: str | None,
+    key: str | None,
+    deal: str | None = None,
+) -> store.Change:
+    """Record the entry of a new deal (the table's deal the page names), or replace
+    deal ``number`` as the page's ``mark`` has it. An edit that meets another
+    phone's change of the same deal is recorded as an entry of that deal: the
+    same, or kept for the choice. Flashes what was done (a conflict: its page
+    says it). Raises store.Stale (no mark; the deal was deleted meanwhile),
+    store.Gap, store.NotFound, DealError."""
+    if not mark:
+        raise store.Stale(_("this page is out of date"), number)
+    browser = access.browser()
+    if number is None:
+        wanted = posted_deal(mark, deal)
+        if wanted is None:
+            raise store.Stale(_("this page is out of date"), number)
+        anchor = mark if "." in mark else None
+        change = store.record_deal(
+            db(), match_id, wanted, entry, anchor=anchor, key=key, browser=browser
+        )
+    else:
+        try:
+            change = store.edit_deal(db(), match_id, number, entry, mark=mark, key=key)
+        except store.Stale as e:
+            if e.number is None:  # deleted meanwhile, or a mark that names no deal
+                raise
+            change = store.record_deal(db(), match_id, e.number, entry, key=key, browser=browser)
+    if change.kind in ("add", "edit"):
+        remember_change(match_id, change)
+    message = said(change)
+    if message and not queued():
+        flash(message)
+    return change
+
+
+def said(change: store.Change) -> str:
+    """What the phone is told of a recorded entry (a conflict: its own page)."""
+    n = change.number
+    return {
+        "add": _("Deal %(n)s saved.", n=n),
+        "edit": _("Deal %(n)s changed; the totals after it re-flowed.", n=n),
+        "same": _(
+            "Deal %(n)s was already entered on another phone, the same: nothing was stored twice.",
+            n=n,
+        ),
+        "restore": _("Deal %(n)s is back, with your entry.", n=n),
+    }.get(change.kind, "")
+
+
+def landing(match_id: str, change: store.Change) -> str:
+    """Where a phone goes after a save: the choice, or the sheet."""
+    if change.kind == "conflict":
+        return url_for(".choice", match_id=match_id, conflict=change.conflict)
+    return url_for("matches.sheet", match_id=match_id)
+
+
+def refusal(e: DealError, number: int | None) -> str:
+    """A refused save in words: this deal's own fault, or a later deal that
+    the change would leave standing where it cannot."""
+    if number is None or e.number == number:
+        return e.error.message
+    return _(
+        "Nothing was saved: after this change deal %(n)s could not stand (%(why)s).",
+        n=e.number,
+        why=e.error.message,
+    )
+
+
+def posted_plan(stored: store.Stored, number: int | None, mark: str, deal: str | None):
+    """The rules and the plan a posted deal form is read with: the deal it names
+    (a new deal's number, an edit's mark), as the match stands now; a deal deleted
+    meanwhile as it would stand back in its place (then also what
+    ``store.deleted_deal`` says of it, else None). The plan is None once the
+    match is over and the form is for a deal after the last."""
+    standings = store.standings(db(), stored)
+    count = len(stored.deal_ids)
+    if number is None:
+        wanted = posted_deal(mark, deal)
+        at = store.anchored(stored, wanted, mark if "." in mark else None) if wanted else None
+        if at and 1 <= at <= count:
+            return standings.rules, standings.rows[at - 1].plan, None
+        return standings.rules, standings.next, None
+    seen = store.parse_mark(mark)
+    if seen:
+        now = stored.number_of(seen[0])
+        if now is not None:
+            return standings.rules, standings.rows[now - 1].plan, None
+        gone = store.deleted_deal(db(), stored, seen[0])
+        if gone is not None:
+            back = fold(gone["match"])
+            return back.rules, back.rows[gone["number"] - 1].plan, gone
+    if not 1 <= number <= count:
+        abort(404)
+    return standings.rules, standings.rows[number - 1].plan, None
+
+
+def deal_page(stored: store.Stored, number: int | None):
+    """Enter the next deal (number None) or edit deal ``number``."""
+    if request.method == "GET":
+        return render_deal(stored, number)
+    formdata = request.form.copy()
+    mark, deal = formdata.get("expect") or "", formdata.get("deal")
+    rules, plan, gone = posted_plan(stored, number, mark, deal)
+    if plan is None:
+        message = _("The match is over: no more deals.")
+        if queued():
+            return told("refused", message, 409)
+        flash(message)
+        return redirect(url_for("matches.sheet", match_id=stored.pub))
+    names = stored.match.players
+    error = None
+    try:
+        fields, form = settle(rules, plan, names, formdata)
+        if any(k in formdata for k in STEPS):
+            before = formdata.copy()
+            step_calls(fields, formdata)
+            try:
+                settle(rules, plan, names, formdata)
+            except EntryError as e:
+                error, formdata = e.message, before
+            return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
+        if not form.validate():
+            error = form_problem(form)
+            if queued():
+                return told("refused", error, 400)
+            return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
+        entry = entry_from_form(fields, names, form)
+        if gone is not None:
+            return deleted_meanwhile(stored, gone, entry)
+        change = save_deal(stored.pub, number, entry, mark, form.key.data or None, deal)
+        if queued():
+            go = landing(stored.pub, change) if change.kind == "conflict" else None
+            outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
+            return told(outcome, said(change), number=change.number, go=go)
+        return redirect(landing(stored.pub, change))
+    except EntryError as e:
+        error = e.message
+    except DealError as e:
+        error = refusal(e, number)
+    except store.Gap as e:
+        if queued():
+            return told("waiting", e.message, 409, number=e.number)
+        error = sentence(e.message)
+    except store.Stale as e:
+        if e.deal_id is not None:  # deleted on another phone meanwhile
+            fresh = match_or_404(stored.pub)
+            gone = store.deleted_deal(db(), fresh, e.deal_id)
+            if gone is not None:
+                return deleted_meanwhile(fresh, gone, entry)
+        error = _("%(why)s: nothing was saved.", why=sentence(e.message))
+    except store.NotFound as e:
+        abort(404, e.message)
+    if queued():
+        return told("refused", error, 400)
+    return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
+
+
+@bp.route("/m/<mid:match_id>/deal", methods=["GET", "POST"])
+def new_deal(match_id: str):
+    return deal_page(scored_or_403(match_id), None)
+
+
+@bp.route("/m/<mid:match_id>/deal/<int:number>", methods=["GET", "POST"])
+def edit_deal(match_id: str, number: int):
+    return deal_page(scored_or_403(match_id), number)
+
+
+# --- two entries of one deal ----------------------------------------------------------
+
+
+def cells(rules, plan, names: list[str], entry: dict) -> list[tuple[str, str]]:
+    """An entry as the form asks it, one (question, answer) a line, in table words:
+    "Hearts taken · Ala" 4, "Who took Q♠?" Bartek."""
+    fields = rules.entry_fields(plan, entry)
+    data = form_data_from_entry(fields, len(names), entry)
+    out = []
+    for f in fields:
+        if f.kind in ("counts",) or (f.kind == "choice" and f.per_seat):
+            lines = [(f"{f.label} · {names[s]}", field_id(f, s)) for s in range(len(names))]
+        elif f.kind == "partition":
+            lines = [(f"{f.label} · {display(c)}", field_id(f, c)) for c in f.cards]
+        elif f.kind == "seat_pair":
+            lines = [(f"{f.label} ({i + 1})", field_id(f, i)) for i in (0, 1)]
+        else:
+            lines = [(str(f.label), field_id(f))]
+        for label, key in lines:
+            out.append((label, shown(f, data.get(key), names)))
+    return out
+
+
+def shown(f, value, names: list[str]) -> str:
+    """One answer of a form as the page says it."""
+    if value is None or value == "":
+        return "—"
+    if f.kind == "flag":
+        return _("yes") if value else _("no")
+    if f.kind == "owner" and value == "none":
+        return _("out of play")
+    if f.kind in ("owner", "partition", "seat_choice", "seat_pair"):
+        seat = whole_number(str(value), 2)
+        return names[seat] if seat is not None and seat < len(names) else str(value)
+    if f.kind == "choice":
+        labels = {str(v): str(label) for v, label in f.choices}
+        return labels.get(str(value), str(value))
+    if f.kind == "card" and is_card(str(value)):
+        return display(str(value))
+    return str(value)
+
+
+def compared(rules, plan, names: list[str], stored: dict, other: dict) -> list[dict]:
+    """The two entries line by line, each line saying whether they differ there,
+    then each player's points."""
+    lines = [
+        {"label": label, "stored": a, "other": b, "differs": a != b}
+        for (label, a), (_label, b) in zip(
+            cells(rules, plan, names, stored), cells(rules, plan, names, other)
+        )
+    ]
+    points = [rules.score(entry, plan).points for entry in (stored, other)]
+    for s, name in enumerate(names):
+        a, b = (f"{p[s]:+d}" if p[s] else "0" for p in points)
+        lines.append(
+            {
+                "label": _("Points · %(name)s", name=name),
+                "stored": a,
+                "other": b,
+                "differs": a != b,
+                "points": True,
+            }
+        )
+    return lines
+
+
+def saved_at(stored: store.Stored, deal_id: int) -> str:
+    """When the stored deal was last entered or changed."""
+    times = [line["at"] for line in store.events(db(), stored.id) if line["deal_id"] == deal_id]
+    return times[-1] if times else stored.created
+
+
+@bp.get("/m/<mid:match_id>/choice/<int:conflict>")
+def choice(match_id: str, conflict: int):
+    """Two entries of one deal side by side, the cells that differ marked, and the
+    choice: keep the stored one (first: nothing is lost, the other stays in the
+    history), replace it, or add the other as the next deal while that is empty."""
+    stored = scored_or_403(match_id)
+    found = store.conflict(db(), stored, conflict)
+    if found is None:
+        abort(404)
+    number = found["number"]
+    context = {
+        "match_id": stored.pub,
+        "match": stored.match,
+        "title": title(stored.match),
+        "found": found,
+        "number": number,
+        "confirm": ConfirmForm(),
+        "key": new_key(),
+    }
+    if found["closed"] is None and number is not None:
+        standings = store.standings(db(), stored)
+        plan = standings.rows[number - 1].plan
+        names = stored.match.players
+        context.update(
+            lines=compared(standings.rules, plan, names, found["stored"], found["entry"]),
+            mine=found["browser"] is not None and found["browser"] == access.known(),
+            stored_at=saved_at(stored, found["deal_id"]),
+            next_free=number == len(stored.deal_ids) and standings.next is not None,
+            waiting=len(store.conflicts(db(), stored)),
+        )
+    return render_template("choice.html", **context)
+
+
+@bp.post("/m/<mid:match_id>/choice/<int:conflict>")
+def choose(match_id: str, conflict: int):
+    """A scorer's choice between two entries of one deal."""
+    stored = scored_or_403(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    action = request.form.get("action") or ""
+    if action not in store.CHOICES:
+        abort(400)
+    try:
+        change = store.choose(
+            db(), stored.id, conflict, action, key=request.form.get("key") or None
+        )
+    except DealError as e:
+        flash(_("Not saved: %(why)s", why=e.message))
+        return redirect(url_for(".choice", match_id=stored.pub, conflict=conflict))
+    except store.Stale as e:
+        flash(_("Not changed: %(why)s.", why=e.message))
+        return redirect(url_for(".choice", match_id=stored.pub, conflict=conflict))
+    except store.NotFound:
+        abort(404)
+    if change.kind != "keep":
+        remember_change(stored.pub, change)
+    flash(
+        {
+            "keep": _(
+                "Deal %(n)s stays as stored; the other entry is in the history.", n=change.number
+            ),
+            "edit": _("Deal %(n)s replaced; the totals after it re-flowed.", n=change.number),
+            "add": _("Deal %(n)s saved.", n=change.number),
+        }[change.kind]
+    )
+    return redirect(url_for("matches.sheet", match_id=stored.pub))
+
+
+# --- a deal deleted meanwhile ---------------------------------------------------------
+
+
+def deleted_meanwhile(stored: store.Stored, gone: dict, entry: dict):
+    """An edit that met the deal's delete on another phone: what was typed, and
+    the choice to bring the deal back with it or to let it go."""
+    number = gone["number"]
+    back = fold(gone["match"])
+    mine = side(gone["match"], number, entry)
+    return render_template(
+        "deleted.html",
+        match_id=stored.pub,
+        match=stored.match,
+        title=title(stored.match),
+        number=number,
+        deleted=gone["deleted"],
+        deal_id=gone["deal_id"],
+        mine=mine,
+        entry=json.dumps(entry, ensure_ascii=False),
+        over=back.finished,
+        key=new_key(),
+        confirm=ConfirmForm(),
+    ), 409
+
+
+@bp.post("/m/<mid:match_id>/revive")
+def revive(match_id: str):
+    """Bring back a deal deleted on another phone, with the entry typed meanwhile."""
+    stored = scored_or_403(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    deal_id = whole_number(request.form.get("deal") or "", 18)
+    try:
+        entry = read_json(request.form.get("entry") or "")
+    except RecordError:
+        abort(400)
+    if deal_id is None or not isinstance(entry, dict):
+        abort(400)
+    try:
+        change = store.revive_deal(
+            db(), stored.id, deal_id, entry, key=request.form.get("key") or None
+        )
+    except DealError as e:
+        gone = store.deleted_deal(db(), stored, deal_id)
+        if gone is None:
+            abort(404)
+        flash(_("Not saved: %(why)s", why=e.message))
+        return deleted_meanwhile(stored, gone, entry)
+    except store.Stale as e:
+        flash(_("Not changed: %(why)s", why=e.message))
+        return redirect(url_for("matches.sheet", match_id=stored.pub))
+    except store.NotFound:
+        abort(404)
+    remember_change(stored.pub, change)
+    flash(said(change))
+    return redirect(url_for("matches.sheet", match_id=stored.pub))
