@@ -61,6 +61,8 @@
     pad.hidden = false;
     form.classList.add("padded");
     mark(open(null));
+    // static/queue.js made the form blank for the next deal
+    form.addEventListener("scorer:fresh", function () { mark(open(null)); });
   }
 
   function setUpAll() {

@@ -1,20 +1,24 @@
 // Scorer offline, the deal form's part: nothing typed is lost to a lost connection.
 // Every page works without it. (static/offline.js registers the service worker.)
 //
-// - A form marked data-queue (a deal form, wherever it is drawn) is sent with fetch. If
-//   the network is gone, the entry waits on this phone (localStorage), each page it
-//   concerns says "not saved yet — waiting for the connection", and it is sent again
-//   when the connection returns, with its stale-page mark (`expect`) and idempotency
-//   `key`: the server answers a repeat as it answered the first, so a retry never
-//   saves twice, and a deal that meets another phone's change gets the side-by-side
-//   choice (the server's own page), never saved over it.
+// - A form marked data-queue (a deal form, wherever it is drawn) is sent with fetch and
+//   the header X-Scorer-Queue: the server answers with the outcome as JSON (scorer/web/
+//   entry.py): saved; the same as a deal another phone entered (one deal, said so); a
+//   conflict (kept on the server for a scorer's choice: its page); waiting (a deal
+//   before it is not in yet); refused (the rules say no: why).
+// - Without the network the entry waits on this phone (localStorage), each waiting deal
+//   under its own number: a new deal's form is for the table's deal N (data-deal), and
+//   once deal N waits the form offers deal N + 1, with what can be known without the
+//   server (data-ahead: who deals and leads, the passing; else "not known until the
+//   connection is back"). The sheet shows each waiting deal as a row of its own.
+// - Back online, they are sent oldest first, each with its page's mark (expect), its
+//   number (deal) and idempotency key (key): a repeat is answered as the first time, so
+//   a retry never saves twice. A refused one stays on the phone with the server's reason
+//   (and holds back the later deals of its match) until it is opened and put right.
+//   A conflict goes to its choice page, unless a choice page is open: the sheet lists
+//   every choice that waits; one page never replaces another unanswered.
 // - What is typed into such a form is kept as a draft (per form address) until the
-//   server has it (saved, or drawn back on a page of its own: the side-by-side choice,
-//   a refusal): a reload, a lost connection or Back brings it back, with the page's
-//   mark and key of the time, so the stale-page guard still applies.
-//
-// data-queue="<address>": the page to show once the entry is saved or queued (the
-// sheet). data-queue-label: how the waiting notice names the entry ("Deal 3").
+//   server has it: a reload, a lost connection or Back brings it back.
 (function () {
   "use strict";
   var QUEUE = "scorer.queue";  // entries waiting for the connection, oldest first
@@ -25,6 +29,7 @@
   var PATIENCE = 20000;        // ms without an answer before an entry waits (a bad line)
 
   var restored = false; // this page's form got back a draft
+  var told = [];        // what the server said of entries sent from this page
 
   // --- storage ---------------------------------------------------------------
 
@@ -46,6 +51,10 @@
   function here() { return location.pathname; }
   function queue() { return read(QUEUE, []); }
 
+  function update(key, change) {
+    write(QUEUE, queue().map(function (q) { return q.key === key ? Object.assign(q, change) : q; }));
+  }
+
   // --- the form's entry --------------------------------------------------------
 
   function fieldsOf(form) {
@@ -59,7 +68,7 @@
   // An entry as typed: its fields without the page's own marks.
   function bare(fields) {
     return JSON.stringify(fields.filter(function (p) {
-      return p[0] !== "key" && p[0] !== "expect" && p[0] !== "csrf_token";
+      return p[0] !== "key" && p[0] !== "expect" && p[0] !== "csrf_token" && p[0] !== "deal";
     }));
   }
 
@@ -78,51 +87,58 @@
     return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
   }
 
+  function words(template, n) { return (template || "").replace("{n}", String(n)); }
+
   function itemOf(form) {
-    var primary = form.querySelector("button.primary[type=submit]");
+    var fields = fieldsOf(form);
+    var number = parseInt(valueOf(fields, "deal") || "", 10);
     var item = {
       action: path(form.action),
       home: form.getAttribute("data-queue") ? path(form.getAttribute("data-queue")) : here(),
-      label: form.getAttribute("data-queue-label") || (primary ? primary.textContent.trim() : ""),
-      fields: fieldsOf(form),
+      number: isNaN(number) ? null : number, // a new deal's: the table's deal it records
+      label: words(form.getAttribute("data-queue-label"), number),
+      fields: fields,
       at: Date.now()
     };
     // A key the server already answered, or one waiting with another entry (a deal
     // form kept from before, opened again without the network), is not this entry's:
-    // it gets its own, so it is neither taken for a repeat nor refused as a reuse.
-    var key = valueOf(item.fields, "key");
-    var same = JSON.stringify(item.fields);
-    var clash = read(SENT, []).indexOf(key) >= 0 || queue().some(function (q) {
+    // it gets its own, so it is neither taken for a repeat nor refused as a reuse. A
+    // refused entry opened again and put right keeps its key, and takes its place.
+    var key = valueOf(fields, "key");
+    var same = JSON.stringify(fields);
+    var held = queue().filter(function (q) { return q.key === key && q.held; })[0];
+    if (held) unqueue(key);
+    var clash = !held && (read(SENT, []).indexOf(key) >= 0 || queue().some(function (q) {
       return q.key === key && JSON.stringify(q.fields) !== same;
-    });
-    if (key && clash) setValue(item.fields, "key", freshKey());
-    item.key = valueOf(item.fields, "key") || freshKey();
+    }));
+    if (key && clash) setValue(fields, "key", freshKey());
+    item.key = valueOf(fields, "key") || freshKey();
     return item;
   }
 
   // --- sending -----------------------------------------------------------------
 
-  // "saved" (the server redirected: saved, or a repeat answered as the first time),
-  // "waiting" (no network, or no server behind it), "refused" (any other answer: 409,
-  // the side-by-side choice, or the form and why; the server's page says it).
-  function send(item) {
+  // The server's outcome ({outcome, message, number, go}); {outcome: "waiting"} when
+  // no answer came (no network, or no server behind it).
+  function send(item, now) {
     var stop = window.AbortController ? new AbortController() : null;
     var timer = stop && setTimeout(function () { stop.abort(); }, PATIENCE);
     return fetch(item.action, {
       method: "POST",
       body: new URLSearchParams(item.fields),
+      headers: { "X-Scorer-Queue": now ? "now" : "1" },
       credentials: "same-origin",
       redirect: "manual",
       cache: "no-store",
       signal: stop ? stop.signal : undefined
     }).then(function (r) {
       clearTimeout(timer);
-      if (r.type === "opaqueredirect" || (r.status >= 300 && r.status < 400)) return "saved";
-      if (r.status === 0 || r.status >= 500) return "waiting";
-      return "refused";
+      if (r.status === 0 || r.status >= 500) return { outcome: "waiting" };
+      if (r.type === "opaqueredirect" || (r.status >= 300 && r.status < 400)) return { outcome: "present" };
+      return r.json().catch(function () { return { outcome: "present" }; });
     }, function () {
       clearTimeout(timer);
-      return "waiting";
+      return { outcome: "waiting" };
     });
   }
 
@@ -138,10 +154,8 @@
     if (draft && Array.isArray(draft.fields) && bare(draft.fields) === bare(item.fields)) write(name, null);
   }
 
-  // The server's answer to an entry it did not save, as a page of its own: the same
-  // fields posted the ordinary way (nothing was saved, so the answer is the same: the
-  // side-by-side choice, or the form with what was typed and why it was refused).
-  // That page holds the entry now, not the draft.
+  // The entry posted the ordinary way: the server draws its page (the form with what
+  // was typed and why it was refused; a deal deleted meanwhile). That page holds it.
   function present(item) {
     forgetDraft(item);
     var form = document.createElement("form");
@@ -170,46 +184,155 @@
     return write(QUEUE, q);
   }
 
-  // Send what waits, oldest first; stop at the first that still cannot go.
+  function choosing() { return !!document.querySelector("[data-choice]"); }
+
+  // Send what waits, oldest first; stop at the first that still cannot go. A refused
+  // entry is held (with the server's reason) and holds back its match's later deals.
   var flushing = false;
   function flush() {
+    if (flushing) return;
     var q = queue();
-    if (flushing || !q.length) return;
+    var blocked = {};
+    var item = null;
+    for (var i = 0; i < q.length; i++) {
+      if (q[i].held) { blocked[q[i].home] = true; continue; }
+      if (!blocked[q[i].home]) { item = q[i]; break; }
+    }
+    if (!item) return;
     flushing = true;
-    var item = q[0];
-    send(item).then(function (outcome) {
+    send(item, false).then(function (answer) {
       flushing = false;
+      var outcome = answer.outcome;
       if (outcome === "waiting") return;
-      unqueue(item.key);
-      notes();
-      if (outcome === "saved") {
-        saved(item);
-        forgetDraft(item);
-        flush();
+      if (outcome === "refused") {
+        update(item.key, { held: answer.message || "?" });
+        notes();
         return;
       }
-      present(item);
+      unqueue(item.key);
+      saved(item);
+      forgetDraft(item);
+      if (answer.message) told.push(answer.message);
+      notes();
+      if (outcome === "conflict" && answer.go && !choosing()) { location.assign(answer.go); return; }
+      if (outcome === "present") { present(item); return; }
+      flush();
     });
   }
 
   // --- what the page says ----------------------------------------------------
 
+  function mine(q) { return q.home === here() || q.action === here(); }
+
   function notes() {
     var box = document.getElementById("queue-note");
     if (!box) return;
-    var waiting = queue().filter(function (q) { return q.home === here() || q.action === here(); });
+    var waiting = queue().filter(mine);
     box.textContent = "";
+    told.forEach(function (message) { line(box, message); });
     waiting.forEach(function (q) {
-      var p = document.createElement("p");
-      p.textContent = box.getAttribute("data-waiting").replace("{what}", q.label);
-      box.appendChild(p);
+      if (!q.held) { line(box, box.getAttribute("data-waiting").replace("{what}", q.label)); return; }
+      var p = line(box, box.getAttribute("data-held").replace("{what}", q.label).replace("{why}", q.held));
+      var open = document.createElement("button");
+      open.type = "button";
+      open.textContent = box.getAttribute("data-open");
+      open.addEventListener("click", function () { present(q); });
+      p.appendChild(document.createTextNode(" "));
+      p.appendChild(open);
     });
-    if (restored) {
-      var p = document.createElement("p");
-      p.textContent = box.getAttribute("data-restored");
-      box.appendChild(p);
-    }
+    if (restored) line(box, box.getAttribute("data-restored"));
     box.hidden = !box.childNodes.length;
+    rows(waiting);
+    renumber(waiting);
+  }
+
+  function line(box, text) {
+    var p = document.createElement("p");
+    p.textContent = text;
+    box.appendChild(p);
+    return p;
+  }
+
+  // Each waiting deal as a row of its own at the foot of the sheet's deals table.
+  function rows(waiting) {
+    var body = document.querySelector("table.deals tbody");
+    if (!body) return;
+    body.querySelectorAll("tr.waiting").forEach(function (tr) { tr.remove(); });
+    var box = document.getElementById("queue-note");
+    var columns = body.closest("table").querySelectorAll("thead th").length - 1;
+    waiting.filter(function (q) { return q.number; }).forEach(function (q) {
+      var tr = document.createElement("tr");
+      tr.className = "waiting";
+      var th = document.createElement("th");
+      th.scope = "row";
+      th.textContent = String(q.number);
+      var td = document.createElement("td");
+      td.colSpan = columns;
+      td.textContent = q.held ? box.getAttribute("data-row-held") : box.getAttribute("data-row-waiting");
+      tr.appendChild(th);
+      tr.appendChild(td);
+      body.appendChild(tr);
+    });
+  }
+
+  // A new deal's form (or the sheet's link to it) on a page drawn before the deals
+  // that wait: for the deal after them. Never back: a deal sent meanwhile stays sent.
+  function renumber(waiting) {
+    var el = document.querySelector("[data-deal]");
+    if (!el || el.hasAttribute("data-typed")) return;
+    var form = el.tagName === "FORM" ? el : null;
+    var drawn = parseInt(el.getAttribute("data-deal"), 10);
+    var input = form && form.querySelector("input[name=deal]");
+    var shown = parseInt(input ? input.value : el.getAttribute("data-shown") || drawn, 10);
+    var next = waiting.reduce(function (n, q) { return q.number && q.number >= n ? q.number + 1 : n; }, drawn);
+    if (next <= shown) return;
+    if (input) input.value = String(next); else el.setAttribute("data-shown", String(next));
+    var ahead = [];
+    try { ahead = JSON.parse(el.getAttribute("data-ahead") || "[]"); } catch (e) { ahead = []; }
+    var known = ahead.filter(function (a) { return a.n === next; })[0];
+    var title = known ? known.title : words(el.getAttribute("data-title-words"), next);
+    document.querySelectorAll("[data-deal-title]").forEach(function (t) { t.textContent = title; });
+    var facts = document.querySelector("[data-deal-facts]");
+    if (facts) {
+      if (known) facts.outerHTML = known.facts;
+      else {
+        facts.textContent = "";
+        var li = document.createElement("li");
+        li.textContent = el.getAttribute("data-unknown");
+        facts.appendChild(li);
+      }
+    }
+    var summary = document.querySelector("[data-deal-summary]");
+    if (summary) summary.textContent = known ? known.summary : el.getAttribute("data-unknown");
+    var save = form ? form.querySelector("[data-save]") : el;
+    if (save) save.textContent = words(el.getAttribute("data-save-words"), next);
+    if (!form) return;
+    // a game whose questions change with the deal before: they are not known here
+    var other = !ahead.length;
+    var note = form.querySelector(".other-questions");
+    if (other && !note) {
+      note = document.createElement("p");
+      note.className = "hint other-questions";
+      note.textContent = el.getAttribute("data-other-questions").replace("{what}", title);
+      form.insertBefore(note, form.firstChild);
+    }
+    form.classList.toggle("other", other);
+    fresh(form);
+  }
+
+  // The form blank again for the next deal: what the page drew, a key of its own.
+  function fresh(form) {
+    var deal = form.querySelector("input[name=deal]").value;
+    form.reset();
+    form.querySelector("input[name=deal]").value = deal;
+    var key = form.querySelector("input[name=key]");
+    if (key) key.value = freshKey();
+    form.drawn = bare(fieldsOf(form));
+    form.querySelectorAll("input[inputmode=numeric]").forEach(function (input) {
+      input.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    form.removeAttribute("data-typed"); // static/live.js: nothing typed into it yet
+    form.dispatchEvent(new CustomEvent("scorer:fresh")); // static/pad.js outlines the first count
   }
 
   // --- drafts ------------------------------------------------------------------
@@ -239,7 +362,7 @@
     }
     var seen = {};
     Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.name === "csrf_token" || /^(submit|button|file|reset)$/.test(el.type)) return;
+      if (!el.name || el.name === "csrf_token" || el.name === "deal" || /^(submit|button|file|reset)$/.test(el.type)) return;
       var values = draft.fields.filter(function (p) { return p[0] === el.name; }).map(function (p) { return p[1]; });
       if (el.type === "radio" || el.type === "checkbox") {
         el.checked = values.indexOf(el.value) >= 0;
@@ -272,6 +395,7 @@
 
   function setUp(form) {
     form.drawn = bare(fieldsOf(form));
+    renumber(queue().filter(mine));
     restore(form);
     form.addEventListener("input", function () { keepDraft(form); });
     form.addEventListener("change", function () { keepDraft(form); });
@@ -287,30 +411,43 @@
         write(DRAFT + path(form.action), null);
         return;
       }
+      if (form.classList.contains("other")) { event.preventDefault(); release(form); return; }
       if (!window.fetch || !window.URLSearchParams || !write("scorer.probe", null)) return;
       event.preventDefault();
       var item = itemOf(form);
       keepDraft(form); // this entry, until the server has it
-      send(item).then(function (outcome) {
-        if (outcome === "saved") {
+      // behind an entry of the same match that waits, it waits too: they go in order
+      var behind = queue().some(function (q) { return q.home === item.home; });
+      var sending = behind ? Promise.resolve({ outcome: "waiting" }) : send(item, true);
+      sending.then(function (answer) {
+        var outcome = answer.outcome;
+        if (outcome === "saved" || outcome === "same") {
           forgetDraft(item);
           saved(item);
           location.assign(item.home);
+          return;
+        }
+        if (outcome === "conflict" && answer.go) {
+          forgetDraft(item);
+          saved(item);
+          location.assign(answer.go);
           return;
         }
         if (outcome === "waiting") {
           if (!enqueue(item)) { release(form); HTMLFormElement.prototype.submit.call(form); return; }
           write(DRAFT + item.action, null); // the queue holds it now
           release(form);
+          form.removeAttribute("data-typed");
           cached(item.home).then(function (there) {
             if (there && item.home !== here()) { location.assign(item.home); return; }
             notes();
+            if (!behind) flush();
             var box = document.getElementById("queue-note");
             if (box) box.scrollIntoView({ block: "center" });
           });
           return;
         }
-        present(item);
+        present(item); // refused, or a page of its own: the server draws it with the entry
       });
     });
   }
@@ -321,8 +458,8 @@
       setUp(form);
     });
   }
-  // the live sheet draws the next deal's form afresh (static/live.js)
-  document.addEventListener("scorer:redrawn", setUpAll);
+  // the live sheet draws the sheet afresh (static/live.js): its form, its rows
+  document.addEventListener("scorer:redrawn", function () { setUpAll(); notes(); });
 
   // Loaded with a deal form's other scripts (forms.js): by a page drawn with a deal
   // form, or by static/scorer.js when the live sheet draws one or an entry waits.

@@ -58,8 +58,9 @@ def test_every_page_registers_it_and_has_the_waiting_notice(client):
 def test_the_deal_forms_are_queued_to_the_sheet(client):
     mid = new_bm(client)
     form = re.search(r"<form [^>]*data-queue[^>]*>", text(client.get(f"/m/{mid}/deal"))).group(0)
-    assert f'data-queue="/m/{mid}"' in form and 'data-queue-label="Deal 1"' in form
-    assert f'action="/m/{mid}/deal"' in form
+    # a new deal's form records deal 1; waiting deals name themselves "Deal {n}"
+    assert f'data-queue="/m/{mid}"' in form and 'data-queue-label="Deal {n}"' in form
+    assert 'data-deal="1"' in form and f'action="/m/{mid}/deal"' in form
     client.post(
         f"/m/{mid}/deal", data=deal_form([4, 6, 3], 0, 1, 1, **marks(client, f"/m/{mid}/deal"))
     )

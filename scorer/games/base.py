@@ -519,6 +519,15 @@ class Game(ABC):
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
         return {**state, "played": state["played"] + 1}
 
+    def ahead(self, state: Any, k: int) -> Plan | None:
+        """The plan of the deal ``k`` after the next one (the next: ``state``), where
+        it follows from the deal numbers alone: a phone without the network shows
+        it for the deals it enters meanwhile. None where it depends on what the
+        table enters (a game whose ``advance`` keeps more than the count)."""
+        if type(self).advance is not Game.advance:
+            return None
+        return self.plan({**state, "played": state["played"] + k})
+
     @abstractmethod
     def outcome(self, totals: list[int], played: int) -> Outcome:
         """Whether the match is over, and who won."""

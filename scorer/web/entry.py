@@ -51,7 +51,9 @@ QUEUE_HEADER = "X-Scorer-Queue"  # static/queue.js: answer with the outcome as J
 
 
 def queued() -> bool:
-    return request.headers.get(QUEUE_HEADER) == "1"
+    """A post of static/queue.js: "now" as the player taps Save, "1" when a deal
+    that waited is sent later (then nothing is flashed: the page says it)."""
+    return request.headers.get(QUEUE_HEADER) in ("1", "now")
 
 
 def told(outcome: str, message: str = "", status: int = 200, **more):
@@ -114,7 +116,7 @@ def save_deal(
     if change.kind in ("add", "edit"):
         remember_change(match_id, change)
     message = said(change)
-    if message and not queued():
+    if message and request.headers.get(QUEUE_HEADER) != "1":
         flash(message)
     return change
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -263,6 +264,7 @@ def sheet(match_id: str):
         etag=etag,
         undo=last_change(stored) if can_score else None,
         choices=store.conflicts(db(), stored) if can_score else [],
+        ahead=ahead(stored, st.next, st) if can_score and st.next else "",
     )
     response = Response(page)
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
@@ -625,7 +627,42 @@ def deal_entry(
         "fields": fields,
         "number": number,
         "rules": rules,
+        "ahead": ahead(stored, plan, standings) if number is None else "",
     }, error
+
+
+AHEAD = 8  # the deals after the next whose facts a deal form carries for offline entry
+
+
+def ahead(stored: store.Stored, plan, standings=None) -> str:
+    """What a phone without the network shows for the deals it enters after the
+    next one (static/queue.js): per deal, its number, title, and the facts as the
+    page draws them, while they follow from the deal number and the questions stay
+    the same (JSON; an empty list where the next deal's questions depend on this
+    one's entry). Drawn once per version and language."""
+
+    def draw_ahead() -> str:
+        st = standings or store.standings(db(), stored)
+        names = stored.match.players
+        out = []
+        for k in range(1, AHEAD + 1):
+            later = st.rules.ahead(st.state, k)
+            if later is None or later.fields != plan.fields:
+                break
+            context = {"plan": later, "names": names, "fold_notes": []}
+            facts = render_template("_plan_facts.html", **context)
+            out.append(
+                {
+                    "n": later.number,
+                    "title": str(later.title),
+                    "facts": re.sub(r">\s+<", "><", facts).strip(),
+                    "summary": render_template("_plan_summary.html", **context).strip(),
+                }
+            )
+        return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+    key = ("ahead", stored.pub, stored.version, str(get_locale()))
+    return drawn().get(key, draw_ahead)
 
 
 # How much of a deal form the score sheet shows in a phone's first screen (390×844)
