@@ -12,7 +12,7 @@ import pytest
 
 from scorer import store
 from scorer.games import GAMES
-from scorer.match import DealError, Match
+from scorer.match import DealError, Match, fold
 
 NAMES = ["Ala", "Bartek", "Celina"]
 # deal 1: Ala 4 hearts + Q♠ = 17; Bartek 6 + K♠ + A♠ = 23; Celina 3
@@ -181,8 +181,6 @@ def test_an_edit_of_a_deal_deleted_meanwhile_brings_it_back_with_the_entry(db):
 
 
 def test_the_kept_fold_stays_the_fold_after_same_and_conflicts(db):
-    from scorer.match import fold
-
     m = new_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 1, ONE)

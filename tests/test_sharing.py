@@ -4,7 +4,6 @@ undo and the trash."""
 
 from __future__ import annotations
 
-import html
 import re
 import threading
 import urllib.error
