@@ -1,7 +1,7 @@
 """Three phones on one Black Maria match (Playwright, 390x844, touch): A scores,
 B watches (its sheet shows A's deal within 3 s, no reload), C scores too: C's
 sheet follows A's deal without losing what C typed into its form, and saving it
-meets the side-by-side choice; C's "save mine as the next deal" keeps both."""
+meets the choice between the two entries; C's "add it as deal 2" keeps both."""
 
 from __future__ import annotations
 
@@ -62,12 +62,16 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
     assert c.input_value("#hearts__1") == "5"
     assert c.locator("label.chip:has(input[name=taken_by_QS][value='2']) input").is_checked()
 
-    # C saves other numbers as deal 1: both shown side by side, and the choice
+    # C saves other numbers as deal 1: both kept, line by line, the cells that differ
+    # marked, and the choice (keeping the stored one first)
     go(c, c.get_by_role("button", name="Save deal 1"))
     assert c.get_by_role("heading", name="Deal 1: two entries").is_visible()
-    assert c.locator(".side").count() == 2
-    c.screenshot(path=str(SHOTS / "choice-phone.png"), full_page=True)
-    go(c, c.get_by_role("button", name="Save mine as deal 2, the next deal"))
+    expect(c.locator("table.compare tr.differs")).to_have_count(9)  # all but A♠, Bartek's points
+    expect(c.locator(".choices button").first).to_have_text("Keep deal 1 as stored")
+    # A's sheet says a choice waits
+    a.goto(sheet)
+    expect(a.get_by_role("link", name=re.compile("Deal 1 has two entries"))).to_be_visible()
+    go(c, c.get_by_role("button", name="Add it as deal 2, a new deal"))
     assert [int(t) for t in c.locator(".totals .points").all_inner_texts()] == [24, 28, 34]
     expect(b.locator("table.deals tbody tr")).to_have_count(2, timeout=3000)
     assert navigations == []

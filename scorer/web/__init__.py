@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import Flask, Response, jsonify, render_template, request
-from flask_babel import format_date, format_datetime
+from flask_babel import format_date, format_datetime, format_time
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
 
@@ -98,6 +98,18 @@ def register(app: Flask) -> None:
         except ValueError:
             return stamp
         return format_datetime(moment, "medium")
+
+    @app.template_filter("clock")
+    def clock_filter(stamp: str | None) -> str:
+        """A stored time as the page's locale writes it, short: the time of day
+        alone when it is today (UTC, as stored), else the date and time."""
+        try:
+            moment = datetime.fromisoformat(stamp or "")
+        except ValueError:
+            return stamp or ""
+        if moment.date() == datetime.now(moment.tzinfo).date():
+            return format_time(moment, "short")
+        return format_datetime(moment, "short")
 
     @app.template_filter("day")
     def day_filter(stamp: str | None) -> str:

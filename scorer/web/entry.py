@@ -442,7 +442,7 @@ def revive(match_id: str):
         flash(_("Not saved: %(why)s", why=e.message))
         return deleted_meanwhile(stored, gone, entry)
     except store.Stale as e:
-        flash(_("Not changed: %(why)s", why=e.message))
+        flash(_("Not changed: %(why)s.", why=e.message))
         return redirect(url_for("matches.sheet", match_id=stored.pub))
     except store.NotFound:
         abort(404)
