@@ -1,15 +1,20 @@
-"""Docs that cannot drift. Over ``GAMES``: every game has a README row naming
-its options, a rules page with its source and every option's help and source,
-and a section in docs/rules.md naming each option; docs/record.md names every
-game and option key; every CLI command is documented. The glossary has its five
-languages, the README links docs/ and not ../shared/, and the worked examples of
-docs/rules.md give the figures worked out there by hand (the arithmetic is in
-rules.md and repeated in the comments)."""
+"""Docs that cannot drift. The README is the front door (at most 200 lines, the
+quick start's `make run` and `make test` in its first 45) and docs/ holds the
+rest by topic; every relative link and picture of either leads to a file (and
+a heading, where it names one). Over ``GAMES``: every game has a row naming its
+options in the README's table and in docs/playing.md's, a rules page with its
+source and every option's help and source, and a section in docs/rules.md
+naming each option; docs/record.md names every game and option key; every CLI
+command is shown in the README or docs/. The glossary has its five languages,
+the README links every docs page and nothing links ../shared/, and the worked
+examples of docs/rules.md give the figures worked out there by hand (the
+arithmetic is in rules.md and repeated in the comments)."""
 
 from __future__ import annotations
 
 import html
 import re
+from pathlib import Path
 
 import pytest
 
@@ -17,23 +22,29 @@ from scorer import ROOT
 from scorer.games import GAMES
 from scorer.record import load
 
+DOCS = ROOT / "docs"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
+PAGES = {path: path.read_text(encoding="utf-8") for path in sorted(DOCS.glob("*.md"))}
+# The README and every page of docs/: where the README alone was once checked.
+ALL = "\n".join([README, *PAGES.values()])
 
 
-def readme_row(name: str) -> str | None:
-    """The README's "What each game supports" row of a game, or None."""
-    found = re.search(rf"^\| {re.escape(name)} \|.*$", README, re.MULTILINE)
+def game_row(text: str, name: str) -> str | None:
+    """The row of a game in a text's table of games, or None."""
+    found = re.search(rf"^\| {re.escape(name)} \|.*$", text, re.MULTILINE)
     return found.group(0) if found else None
 
 
 @pytest.mark.parametrize("key", GAMES)
-def test_every_game_has_a_readme_row_naming_its_options(key):
+@pytest.mark.parametrize("where", ["README.md", "docs/playing.md"])
+def test_every_game_has_a_row_naming_its_options(key, where):
+    """The README's short table of the games and the whole one in docs/playing.md."""
     game = GAMES[key]
-    row = readme_row(str(game.name))
-    assert row, f"README has no row for {game.name}"
+    row = game_row((ROOT / where).read_text(encoding="utf-8"), str(game.name))
+    assert row, f"{where} has no row for {game.name}"
     for option in game.options:
         assert option.key.replace("_", " ") in row.lower(), (
-            f"README's {game.name} row does not name the option {option.key}"
+            f"{where}'s {game.name} row does not name the option {option.key}"
         )
 
 
@@ -65,12 +76,9 @@ def test_every_command_is_documented(app):
     assert "replay" in commands
     for name, command in commands.items():
         assert (command.help or "").strip(), f"flask {name} has no help"
-        assert re.search(rf"flask --app scorer {re.escape(name)}\b", README), (
-            f"README does not show `flask --app scorer {name}`"
+        assert re.search(rf"flask --app scorer {re.escape(name)}\b", ALL), (
+            f"neither the README nor docs/ shows `flask --app scorer {name}`"
         )
-
-
-DOCS = ROOT / "docs"
 
 
 def section(text: str, title: str) -> str:
@@ -127,12 +135,76 @@ def test_glossary_has_the_five_languages_and_the_terms():
 
 
 def test_readme_links_the_docs_not_the_shared_folder():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "../shared" not in text
+    for path, text in [(ROOT / "README.md", README), *PAGES.items()]:
+        assert "../shared" not in text, f"{path.name} links ../shared/, which a clone lacks"
     for doc in ("docs/rules.md", "docs/record.md", "docs/glossary.md"):
-        assert f"({doc})" in text
+        assert f"({doc})" in README
     for doc in ("rules.md", "record.md", "glossary.md"):
         assert (DOCS / doc).exists()
+    index = PAGES[DOCS / "README.md"]
+    for path in PAGES:
+        assert f"(docs/{path.name})" in README, f"the README does not link docs/{path.name}"
+        if path.name != "README.md":
+            assert f"({path.name})" in index, f"docs/README.md does not list {path.name}"
+
+
+# --- the README as the front door, and links that lead somewhere ------------------------
+
+
+def test_readme_is_a_front_door_with_the_quick_start_on_its_first_screen():
+    lines = README.splitlines()
+    assert len(lines) <= 200, f"README.md has {len(lines)} lines: move the rest into docs/"
+    first = "\n".join(lines[:45])
+    for command in ("make run", "make test"):
+        assert command in first, f"`{command}` is not in the README's first 45 lines"
+
+
+def prose(text: str) -> str:
+    """The text without its code: fenced blocks, indented blocks, inline code."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    text = re.sub(r"^(?: {4}|\t).*$", "", text, flags=re.M)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings: lower case, punctuation out,
+    spaces to hyphens, a repeated one numbered."""
+    seen: dict[str, int] = {}
+    for heading in re.findall(r"^#{1,6} +(.+?) *#*$", prose(text), re.M):
+        slug = re.sub(r"[^\w\- ]", "", heading.replace("`", "").lower()).replace(" ", "-")
+        n = seen.get(slug, 0)
+        seen[slug] = n + 1
+        if n:
+            seen[f"{slug}-{n}"] = 1
+    return set(seen)
+
+
+def targets(text: str) -> list[str]:
+    """Every link and picture a Markdown page points at."""
+    body = prose(text)
+    found = re.findall(r"\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)", body)
+    found += re.findall(
+        r"""<(?:img|a|source)\b[^>]*?\b(?:src|href|srcset)=["']([^"']+)["']""", body
+    )
+    return found
+
+
+PAGE_FILES = [ROOT / "README.md", *PAGES]
+
+
+@pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_relative_link_and_image_leads_to_a_file(path: Path):
+    text = path.read_text(encoding="utf-8")
+    for target in targets(text):
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):  # https:, mailto:
+            continue
+        file, _, anchor = target.partition("#")
+        dest = (path.parent / file).resolve() if file else path
+        assert dest.exists(), f"{path.name}: {target} leads to no file"
+        if anchor and dest.suffix == ".md":
+            assert anchor in anchors(dest.read_text(encoding="utf-8")), (
+                f"{path.name}: {target}: {dest.name} has no heading #{anchor}"
+            )
 
 
 # --- the worked examples of docs/rules.md ---------------------------------------------
