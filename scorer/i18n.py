@@ -160,7 +160,7 @@ class Message(Text):
         self.msgid = msgid
         self.params = params
 
-    def __reduce__(self):  # pickled as its constructor's call: quick to load (store.py)
+    def __reduce__(self):  # pickled as its constructor's call: quick to load (scorer/store/kept.py)
         return Message, (self.msgid, self.params)
 
     def _template(self, t) -> str:

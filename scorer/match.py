@@ -75,7 +75,7 @@ class Kept:
     state: Any
 
     def __reduce__(self):
-        """Pickled as its constructor's call, quick to load (store.py keeps one
+        """Pickled as its constructor's call, quick to load (scorer/store/kept.py keeps one
         per deal); its words as a pickle of their own, loaded only when drawn
         (the sheet draws none: only the exports do)."""
         values = astuple_shallow(self)

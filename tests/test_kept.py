@@ -158,14 +158,14 @@ def test_a_cache_that_cannot_be_read_is_folded_afresh(db):
 def test_adding_a_deal_folds_that_deal_only(db, monkeypatch):
     match_id = match_of(db, 5)
     stepped = []
-    real = store.fold
+    real = store.kept.fold
 
     def counting(match, kept=()):
         result = real(match, kept)
         stepped.append(len(match.deals) - len(kept))
         return result
 
-    monkeypatch.setattr(store, "fold", counting)
+    monkeypatch.setattr(store.kept, "fold", counting)  # the kept standings fold there
     monkeypatch.setattr(
         "scorer.match.fold", counting
     )  # checked_entry folds through the module's name

@@ -10,6 +10,7 @@ itself on every write (``Authorization: Bearer <edit_key>``).
 from __future__ import annotations
 
 import re
+import secrets
 
 from flask import Flask, abort, g, request
 from werkzeug.exceptions import Forbidden, Unauthorized
@@ -30,7 +31,7 @@ def browser() -> str:
         if WELL_FORMED.fullmatch(given):
             g.browser = given
         else:
-            g.browser = store.secrets.token_urlsafe(24)
+            g.browser = secrets.token_urlsafe(24)
             g.new_browser = True
     return g.browser
 

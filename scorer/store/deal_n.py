@@ -1,0 +1,272 @@
+"""The table's deal N. A table plays deal 13 once; any number of phones may
+record it, now or an hour later (offline). A phone's entry names the deal it
+records: the next deal is stored; a stored deal entered again, the same once
+its game has checked it, is that deal (said, never stored twice); one that
+differs is a conflict, kept beside the stored deal (and in the history) until a
+scorer chooses. A deal deleted while another phone edited it can come back with
+that phone's entry."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlite_utils import Database
+
+from ..games import EntryError
+from ..i18n import _
+from ..match import DealError, Match, check_entry, checked_entry, fold
+from .db import Gap, NotFound, Stale, now
+from .kept import _kept
+from .stored import Stored, get
+from .writes import (
+    Change,
+    _add,
+    _dump,
+    _edit,
+    _event,
+    _keep_later_entries,
+    _request_digest,
+    _write,
+    parse_mark,
+)
+
+
+def anchored(stored: Stored, number: int, anchor: str | None) -> int:
+    """The number, as the match stands now, of deal ``number`` of a page drawn
+    at ``anchor`` (its ``Stored.next_mark()``: the deals then, the last one's
+    id). A deal deleted since before that last one moves the number up with it."""
+    seen = parse_mark(anchor) if anchor and "." in anchor else None
+    if seen is None or seen[1] == 0:
+        return number
+    count, last = seen
+    where = stored.number_of(last)
+    return number if where is None else where + (number - count)
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Two entries of one deal say the same (``play``, how it was entered, aside)."""
+
+    def bare(entry):
+        entry = json.loads(_dump(entry))
+        return {k: v for k, v in entry.items() if k != "play"} if isinstance(entry, dict) else entry
+
+    return bare(a) == bare(b)
+
+
+def record_deal(
+    db: Database,
+    match_id: int | str,
+    number: int,
+    raw: Any,
+    *,
+    anchor: str | None = None,
+    if_version: int | None = None,
+    key: str | None = None,
+    browser: str | None = None,
+) -> Change:
+    """Record what a phone (``browser``) entered for the table's deal ``number`` (as the page
+    drawn at ``anchor`` numbered it). A Change of kind ``add`` (it was the next
+    deal: stored), ``same`` (deal ``number`` is stored and says the same: nothing
+    stored twice) or ``conflict`` (it differs: kept for a choice, ``conflict``
+    its id; the same entry again finds the same conflict).
+
+    Raises NotFound, Gap (a deal before it is not in yet), KeyReused, Stale
+    (``if_version``), or DealError (its game refuses the entry, or the match is
+    over)."""
+    digest = _request_digest("deal", [number, anchor], raw)
+    with _write(db, match_id, key, digest, if_version) as (stored, out):
+        if stored is None:
+            return out[0]
+        count = len(stored.deal_ids)
+        number = anchored(stored, number, anchor)
+        if number > count + 1 or number < 1:
+            raise Gap(_("deal %(n)s is not entered yet: it comes first", n=count + 1), count + 1)
+        if number == count + 1:
+            out.append(_add(db, stored, raw))
+            return out[0]
+        standings = fold(stored.match, _kept(db, stored, lazy=True))
+        try:
+            mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
+        except EntryError as e:
+            raise DealError(number, e) from None
+        theirs = stored.match.deals[number - 1]
+        deal_id = stored.deal_ids[number - 1]
+        if _same(mine, theirs):
+            event = _event(db, stored.id, "same", number, mine, deal_id)
+            out.append(Change("same", number, 0, standings, event=event))
+            return out[0]
+        found = db.execute(
+            "select id, event from conflicts where deal_id = ? and entry = ? and closed is null",
+            [deal_id, _dump(mine)],
+        ).fetchone()
+        if found:
+            conflict, event = found
+        else:
+            event = _event(db, stored.id, "conflict", number, mine, deal_id, before=theirs)
+            conflict = (
+                db["conflicts"]
+                .insert(
+                    {
+                        "match_id": stored.id,
+                        "deal_id": deal_id,
+                        "entry": _dump(mine),
+                        "browser": browser,
+                        "at": now(),
+                        "event": event,
+                    }
+                )
+                .last_pk
+            )
+        out.append(Change("conflict", number, 0, standings, event=event, conflict=conflict))
+    return out[0]
+
+
+def conflicts(db: Database, stored: Stored, *, open_only: bool = True) -> list[dict]:
+    """The match's conflicts (the open ones: waiting for a scorer's choice), oldest
+    first: ``id``, ``number`` (the deal as numbered now; None once deleted),
+    ``entry`` (the other phone's), ``stored`` (the deal's entry now), ``at``,
+    ``closed``, ``browser`` (the phone that entered it)."""
+    rows = db.execute(
+        "select c.id, c.deal_id, c.entry, c.at, c.closed, d.entry, c.browser from conflicts c "
+        "join deals d on d.id = c.deal_id where c.match_id = ?"
+        + (" and c.closed is null" if open_only else "")
+        + " order by c.id",
+        [stored.id],
+    ).fetchall()
+    return [
+        {
+            "id": cid,
+            "deal_id": deal_id,
+            "number": stored.number_of(deal_id),
+            "entry": json.loads(entry),
+            "stored": json.loads(theirs),
+            "at": at,
+            "closed": closed,
+            "browser": browser,
+        }
+        for cid, deal_id, entry, at, closed, theirs, browser in rows
+    ]
+
+
+def conflict(db: Database, stored: Stored, conflict_id: int) -> dict | None:
+    """One conflict of the match, as :func:`conflicts` has it (None: no such)."""
+    return next((c for c in conflicts(db, stored, open_only=False) if c["id"] == conflict_id), None)
+
+
+CHOICES = ("keep", "replace", "next")
+
+
+def choose(
+    db: Database, match_id: int | str, conflict_id: int, choice: str, *, key: str | None = None
+) -> Change:
+    """A scorer's choice on a conflict: ``keep`` the stored deal (the other entry
+    stays in the history), ``replace`` it with the other entry, or store that
+    entry as the ``next`` deal (only while the deal it met is the last one).
+
+    Raises NotFound, Stale (already chosen, or the deals moved on), KeyReused,
+    DealError (the entry cannot stand there)."""
+    digest = _request_digest("choose", [conflict_id, choice], None)
+    with _write(db, match_id, key, digest, None) as (stored, out):
+        if stored is None:
+            return out[0]
+        found = conflict(db, stored, conflict_id)
+        if found is None or choice not in CHOICES:
+            raise NotFound(_("there is no such choice to make"))
+        if found["closed"] is not None:
+            raise Stale(_("that choice was already made on another phone"))
+        number = found["number"]
+        if number is None:
+            raise Stale(_("the deal it met was deleted on another phone meanwhile"))
+        if choice == "replace":
+            change = _edit(db, stored, number, found["entry"])
+        elif choice == "next":
+            if number != len(stored.deal_ids):
+                raise Stale(
+                    _("deal %(n)s is entered already: there is no empty next deal", n=number + 1),
+                    number + 1,
+                )
+            change = _add(db, stored, found["entry"])
+        else:
+            standings = fold(stored.match, _kept(db, stored, lazy=True))
+            event = _event(
+                db,
+                stored.id,
+                "keep",
+                number,
+                found["stored"],
+                found["deal_id"],
+                before=found["entry"],
+            )
+            change = Change("keep", number, 0, standings, event=event)
+        db.execute("update conflicts set closed = ? where id = ?", [change.event, conflict_id])
+        out.append(change)
+    return out[0]
+
+
+def deleted_deal(db: Database, stored: Stored, deal_id: int) -> dict | None:
+    """A deal of the match deleted meanwhile, as it would stand restored: its
+    ``deal_id``, its ``number`` then, its ``entry``, when it was ``deleted``, the ``match`` with it
+    back in its place. None: not a deleted deal of this match."""
+    row = db.execute(
+        "select pos, entry, deleted from deals where id = ? and match_id = ?",
+        [deal_id, stored.id],
+    ).fetchone()
+    if row is None or row[2] is None:
+        return None
+    pos, entry, deleted = row
+    before = db.execute(
+        "select count(*) from deals where match_id = ? and deleted is null and pos < ?",
+        [stored.id, pos],
+    ).fetchone()[0]
+    deals = list(stored.match.deals)
+    deals.insert(before, json.loads(entry))
+    m = stored.match
+    return {
+        "deal_id": deal_id,
+        "number": before + 1,
+        "entry": json.loads(entry),
+        "deleted": deleted,
+        "match": Match(m.game, m.options, m.players, m.first_dealer, deals),
+    }
+
+
+def revive_deal(
+    db: Database, match_id: int | str, deal_id: int, raw: Any, *, key: str | None = None
+) -> Change:
+    """A deal deleted on another phone while this one edited it: back in its
+    place with this phone's entry (one change of the history, a restore; Undo
+    deletes it again). Raises NotFound, Stale (it is back already), KeyReused,
+    DealError."""
+    with _write(db, match_id, key, _request_digest("revive", deal_id, raw), None) as (
+        stored,
+        out,
+    ):
+        if stored is None:
+            return out[0]
+        gone = deleted_deal(db, stored, deal_id)
+        if gone is None:
+            raise Stale(_("that deal is not deleted (any more): nothing was changed"))
+        number = gone["number"]
+        deals, standings = checked_entry(
+            gone["match"], raw, number, _kept(db, stored, lazy=True)[: number - 1]
+        )
+        rev = db.execute("select rev from deals where id = ?", [deal_id]).fetchone()[0] + 1
+        db.execute(
+            "update deals set deleted = null, entry = ?, rev = ? where id = ?",
+            [_dump(deals[number - 1]), rev, deal_id],
+        )
+        back = get(db, stored.id)
+        _keep_later_entries(db, back, standings, number)
+        event = _event(
+            db,
+            stored.id,
+            "restore",
+            number,
+            deals[number - 1],
+            deal_id,
+            before=gone["entry"],
+            rev=rev,
+        )
+        out.append(Change("restore", number, 0, standings, event=event))
+    return out[0]

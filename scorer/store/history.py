@@ -1,0 +1,152 @@
+"""A match's history: every change in order, each with its entries read and
+whether Undo can take it back now; and Undo itself, a new change that takes
+back an earlier one (nothing is erased)."""
+
+from __future__ import annotations
+
+import json
+
+from sqlite_utils import Database
+
+from ..i18n import _
+from ..match import Match, checked_entry, fold
+from .db import NotFound, Stale, now
+from .kept import _kept
+from .stored import _match_row, get
+from .writes import Change, _apply_setup, _dump, _event, _request_digest, _write
+
+
+def events(db: Database, match_id: int | str) -> list[dict]:
+    """The match's events (by its number in the store or its public id), oldest
+    first (each entry as JSON text)."""
+    if isinstance(match_id, str):
+        match_id = _match_row(db, match_id, trash=True)["id"]
+    return list(db.query("select * from events where match_id = ? order by id", [match_id]))
+
+
+UNDONE_AS = {"add": "delete", "restore": "delete", "edit": "edit", "delete": "restore"}
+
+
+def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = None) -> Change:
+    """Take back one change of the match's history, as a new change (nothing is
+    erased): a deal added or restored is deleted again, an edit puts back the
+    entry it replaced, a deleted deal comes back in its place. Refused (Stale)
+    when the deal was changed again since: that later change comes first.
+
+    Raises NotFound, Stale, KeyReused, DealError (the match cannot stand so)."""
+    digest = _request_digest("undo", event_id, None)
+    with _write(db, match_id, key, digest, None) as (stored, out):
+        if stored is None:
+            return out[0]
+        rows = list(
+            db.query("select * from events where id = ? and match_id = ?", [event_id, stored.id])
+        )
+        if rows and rows[0]["kind"] == "setup":
+            now_setup = {"players": stored.match.players, "options": stored.match.options}
+            if now_setup != json.loads(rows[0]["entry"]):
+                raise Stale(
+                    _(
+                        "the players or options were changed again after that: undo "
+                        "the later change first"
+                    )
+                )
+            back = json.loads(rows[0]["before"])
+            out.append(_apply_setup(db, stored, back["players"], back["options"], event_id))
+            return out[0]
+        if not rows or rows[0]["kind"] not in UNDONE_AS or not rows[0]["deal_id"]:
+            raise NotFound(_("there is no change to undo there"))
+        event = rows[0]
+        deal = db.execute(
+            "select rev, entry, deleted from deals where id = ?", [event["deal_id"]]
+        ).fetchone()
+        number = stored.number_of(event["deal_id"])
+        gone = deal is None or deal[2] is not None
+        if deal is None or deal[0] != event["rev"] or gone != (event["kind"] == "delete"):
+            raise Stale(
+                _(
+                    "deal %(n)s was changed again after that: undo the later change first",
+                    n=number or event["deal"],
+                ),
+                number,
+            )
+        kind = UNDONE_AS[event["kind"]]
+        kept = _kept(db, stored, lazy=True)
+        if kind == "delete":
+            deals = stored.match.deals[: number - 1] + stored.match.deals[number:]
+            standings = fold(
+                Match(
+                    stored.match.game,
+                    stored.match.options,
+                    stored.match.players,
+                    stored.match.first_dealer,
+                    deals,
+                ),
+                kept[: number - 1],
+            )
+            db.execute("update deals set deleted = ? where id = ?", [now(), event["deal_id"]])
+            entry, before, rev = json.loads(deal[1]), None, deal[0]
+        elif kind == "edit":
+            entry = json.loads(event["before"])
+            deals, standings = checked_entry(stored.match, entry, number, kept)
+            entry, before, rev = deals[number - 1], json.loads(deal[1]), deal[0] + 1
+            db.execute(
+                "update deals set entry = ?, rev = ? where id = ?",
+                [_dump(entry), rev, event["deal_id"]],
+            )
+        else:  # restore: back in its place among the deals
+            db.execute("update deals set deleted = null where id = ?", [event["deal_id"]])
+            back = get(db, stored.id)
+            number = back.number_of(event["deal_id"])
+            standings = fold(back.match, kept[: number - 1])
+            entry, before, rev = json.loads(deal[1]), None, deal[0]
+        new = _event(
+            db,
+            stored.id,
+            kind,
+            number,
+            entry,
+            event["deal_id"],
+            before=before,
+            rev=rev,
+            undoes=event_id,
+        )
+        out.append(Change(kind, number, 0, standings, event=new))
+    return out[0]
+
+
+def history(db: Database, match_id: int | str) -> list[dict]:
+    """Every change of the match, oldest first, each with its entries read
+    (``entry``, ``before``) and whether Undo can take it back now (``undoable``)."""
+    return [_line(db, event) for event in events(db, match_id)]
+
+
+def change(db: Database, match_id: int, event_id: int) -> dict | None:
+    """One change of the match's history, as :func:`history` has it (None: not
+    a change of this match)."""
+    rows = list(
+        db.query("select * from events where id = ? and match_id = ?", [event_id, match_id])
+    )
+    return _line(db, rows[0]) if rows else None
+
+
+def _line(db: Database, event: dict) -> dict:
+    line = dict(event)
+    for field in ("entry", "before"):
+        line[field] = json.loads(event[field]) if event[field] else None
+    line["undoable"] = False
+    if event["kind"] == "setup":
+        current = _match_row(db, event["match_id"], trash=True)
+        line["undoable"] = line["entry"] == {
+            "players": json.loads(current["players"]),
+            "options": json.loads(current["options"]),
+        }
+    elif event["kind"] in UNDONE_AS and event["deal_id"]:
+        deal = db.execute(
+            "select rev, deleted from deals where id = ?", [event["deal_id"]]
+        ).fetchone()
+        line["undoable"] = (
+            bool(deal)
+            and deal[0] == event["rev"]
+            and ((deal[1] is not None) == (event["kind"] == "delete"))
+        )
+    return line

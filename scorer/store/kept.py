@@ -1,0 +1,181 @@
+"""The fold, kept: each live deal keeps what its fold gave (scorer.match.Kept,
+pickled), the match its summary and every deal's points; the sheet, the chart,
+the API read and the exports draw from it, and a change folds on from the deal
+it changed. Never a second truth: missing or stale (other code, another
+version), it is folded afresh from the entries and kept again."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import pickle
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from ..i18n import _
+from ..match import DealError, KeptList, Standings, fold
+from .db import writing
+from .stored import Stored, get
+
+_LIVE_IDS = "select id from deals where match_id = ? and deleted is null order by pos"
+
+
+# --- the fold, kept -------------------------------------------------------------
+#
+# Each live deal keeps what its fold gave (scorer.match.Kept, pickled): the
+# sheet, the chart, the API read and the exports draw from it, and a change
+# folds on from the deal it changed. The match row says which code and which
+# version of the match made them (``kept``); anything else is stale and the
+# standings are folded afresh from the entries and kept again. The pickles are
+# written only here; a restored database has them all dropped first.
+
+
+def _code_stamp() -> str:
+    """Changes with any change to Scorer's code (the rules above all)."""
+    digest = hashlib.sha256(f"{pickle.HIGHEST_PROTOCOL}".encode())
+    for path in sorted(Path(__file__).parent.parent.rglob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+STAMP = _code_stamp()
+
+
+def _kept(db: Database, stored: Stored, lazy: bool = False) -> KeptList:
+    """What the deals of the match keep of their fold, in order (each loaded
+    when read), if it is all there and current; else none (fold from deal 1).
+
+    ``lazy``: inside a write (its lock holds the match still), each deal's
+    pickle is read only when the fold reads it; a read takes them all at once,
+    as they stand with the match it read."""
+    if stored.kept != f"{STAMP}:{stored.version}":
+        return KeptList([])
+    if lazy:
+        count, whole = db.execute(
+            "select count(*), total(substr(kept, 1, 2) = ? and substr(kept, -1) = X'2E') "
+            "from deals where match_id = ? and deleted is null",
+            [_PROTOCOL, stored.id],
+        ).fetchone()
+        if count != len(stored.deal_ids) or whole != count:
+            return KeptList([])
+        ids = stored.deal_ids
+
+        def load(first: int, stop: int) -> list[bytes | None]:
+            wanted = ids[first:stop]
+            marks = ", ".join("?" * len(wanted))
+            found = dict(db.execute(f"select id, kept from deals where id in ({marks})", wanted))
+            return [found.get(i) for i in wanted]
+
+        return KeptList([None] * count, load=load, text=stored.points)
+    blobs = [
+        r[0]
+        for r in db.execute(
+            "select kept from deals where match_id = ? and deleted is null order by pos",
+            [stored.id],
+        )
+    ]
+    if len(blobs) != len(stored.deal_ids) or not all(map(_whole_pickle, blobs)):
+        return KeptList([])
+    return KeptList(blobs, text=stored.points)
+
+
+def _whole_pickle(blob: bytes | None) -> bool:
+    """Looks like a pickle this code wrote, whole (its protocol, its end)."""
+    return isinstance(blob, bytes) and blob[:2] == _PROTOCOL and blob[-1:] == b"."
+
+
+_PROTOCOL = pickle.dumps(None, pickle.HIGHEST_PROTOCOL)[:2]
+
+
+def _keep(db: Database, match_id: int, version: int, st: Standings) -> None:
+    """Keep what the fold gave for the deals it folded (from ``st.folded_from``),
+    and the match's summary and points, as of ``version`` of the match."""
+    folded = [
+        r[0] for r in db.execute(_LIVE_IDS + " limit -1 offset ?", [match_id, st.folded_from])
+    ]
+    db.conn.executemany(
+        "update deals set kept = ? where id = ?",
+        [
+            (pickle.dumps(k, pickle.HIGHEST_PROTOCOL), deal_id)
+            for k, deal_id in zip(st.kept[st.folded_from :], folded)
+        ],
+    )
+    summary = {
+        "deals": len(st.kept),
+        "totals": st.totals,
+        "finished": st.finished,
+        "winners": st.winners,
+        "places": st.places,
+    }
+    db.execute(
+        "update matches set kept = ?, summary = ?, points = ? where id = ?",
+        [f"{STAMP}:{version}", json.dumps(summary), st.kept.points_json(), match_id],
+    )
+
+
+def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
+    """Fold every match (the trash's too) afresh from its entries and keep that.
+    Returns how many matches there are, and (public id, why) for each whose
+    kept figures were current yet differed from the fresh fold, or whose
+    entries these rules cannot read."""
+    ids = [r[0] for r in db.execute("select id from matches where game != '' order by id")]
+    differed = []
+    for match_id in ids:
+        stored = get(db, match_id, trash=True)
+        old = _kept(db, stored)
+        summary = db.execute("select summary from matches where id = ?", [match_id]).fetchone()[0]
+        try:
+            st = fold(stored.match)
+        except DealError as e:
+            differed.append((stored.pub, str(e.message)))
+            continue
+        with writing(db):
+            _keep(db, stored.id, stored.version, st)
+            now_summary = db.execute(
+                "select summary from matches where id = ?", [match_id]
+            ).fetchone()[0]
+        if old and (old != st.kept or summary != now_summary):
+            first = next((k.number for k, f in zip(old, st.kept) if k != f), len(old))
+            differed.append((stored.pub, _("kept figures differed from deal %(n)s", n=first)))
+    return len(ids), differed
+
+
+def forget_kept(db: Database) -> None:
+    """Drop every kept fold (a restored database: only its entries are trusted);
+    each match is folded afresh when it is next read."""
+    with writing(db):
+        db.execute("update deals set kept = null")
+        db.execute("update matches set kept = null, summary = null, points = null")
+
+
+def pass_versions(db: Database, before: dict[str, int]) -> None:
+    """Move every match's version past what it was here and what ``before``
+    (public id → version: the database a restore replaces) says it was. A
+    restore is a change: whatever a phone, an API client or a worker drew or
+    read of a version before it is never taken for what follows."""
+    with writing(db):
+        rows = db.execute("select id, pub, version from matches").fetchall()
+        db.conn.executemany(
+            "update matches set version = ? where id = ?",
+            [(max(version, before.get(pub, 0)) + 1, row_id) for row_id, pub, version in rows],
+        )
+
+
+def standings(db: Database, stored: Stored) -> Standings:
+    """The standings of a stored match: what the sheet, the API read and the
+    exports draw. From what its deals keep; folded afresh (and kept) when that
+    is missing or stale. Raises DealError for a stored deal these rules can no
+    longer read."""
+    kept = _kept(db, stored)
+    st = fold(stored.match, kept)
+    if st.folded_from < len(st.kept):
+        with contextlib.suppress(sqlite3.OperationalError):  # busy: the next read keeps it
+            with writing(db):
+                if db.execute(
+                    "select version from matches where id = ?", [stored.id]
+                ).fetchone() == (stored.version,):
+                    _keep(db, stored.id, stored.version, st)
+    return st

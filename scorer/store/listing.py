@@ -1,0 +1,174 @@
+"""What lists show: the matches a browser scores or has watched (the home
+page's page of summaries, read from the figures kept with each write, and its
+filters), the trash, and what a browser is to a match."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from sqlite_utils import Database
+
+from ..match import DealError
+from .db import now, writing
+from .kept import STAMP, standings
+from .stored import Stored, _stored, get
+
+
+def listing(db: Database, browser: str | None = None, trash: bool = False) -> list[Stored]:
+    """The matches a browser scores or has watched (every match: ``browser``
+    None), the latest changed first; ``trash``: those it scores that are in the
+    trash, for TRASH_DAYS."""
+    where = "m.deleted is not null and m.deleted >= ?" if trash else "m.deleted is null"
+    args: list = [trash_since()] if trash else []
+    if browser is None:
+        sql = f"select m.* from matches m where {where} and m.game != ''"
+    else:
+        sql = (
+            f"select m.* from matches m join browsers b on b.match_id = m.id "
+            f"where b.browser = ? and {where}" + (" and b.role = 'score'" if trash else "")
+        )
+        args = [browser] + args
+    rows = list(db.query(sql + " order by m.updated desc, m.id desc", args))
+    return [_stored(db, r) for r in rows]
+
+
+@dataclass
+class Summary:
+    """A match as a list shows it: from the figures kept with each write."""
+
+    pub: str
+    game: str
+    players: list[str]
+    created: str
+    updated: str
+    deals: int
+    totals: list[int]
+    finished: bool
+    winners: list[int]
+    readable: bool = True  # False: a stored deal these rules can no longer read
+
+
+PER_PAGE = 30  # the matches a page of the home page lists
+
+
+def _mine(browser: str) -> tuple[str, list]:
+    """The matches a browser scores or has watched, out of the trash."""
+    return (
+        "from matches m join browsers b on b.match_id = m.id "
+        "where b.browser = ? and m.deleted is null and m.game != ''",
+        [browser],
+    )
+
+
+def _refresh(db: Database, browser: str) -> None:
+    """Fold afresh the matches of a browser whose kept figures are missing or
+    were made by other code (after an upgrade): once, then never again."""
+    frm, args = _mine(browser)
+    stale = db.execute(
+        f"select m.id {frm} and (m.kept is null or m.kept != ? || ':' || m.version)",
+        [*args, STAMP],
+    ).fetchall()
+    for (match_id,) in stale:
+        with contextlib.suppress(DealError):
+            standings(db, get(db, match_id))
+
+
+def summaries(
+    db: Database,
+    browser: str,
+    *,
+    game: str | None = None,
+    player: str | None = None,
+    finished: bool | None = None,
+    page: int = 1,
+) -> tuple[list[Summary], int]:
+    """One page of the matches a browser scores or has watched, the latest
+    changed first, from their kept figures (no fold), and how many there are
+    in all; ``game``, ``player`` (a name as entered), ``finished`` narrow it."""
+    if not browser:
+        return [], 0
+    _refresh(db, browser)
+    frm, args = _mine(browser)
+    if game:
+        frm += " and m.game = ?"
+        args.append(game)
+    if player:
+        frm += " and exists (select 1 from json_each(m.players) p where p.value = ?)"
+        args.append(player)
+    if finished is not None:
+        frm += " and coalesce(json_extract(m.summary, '$.finished'), 0) = ?"
+        args.append(int(finished))
+    total = db.execute(f"select count(*) {frm}", args).fetchone()[0]
+    rows = db.query(
+        f"select m.* {frm} order by m.updated desc, m.id desc limit ? offset ?",
+        [*args, PER_PAGE, (max(page, 1) - 1) * PER_PAGE],
+    )
+    out = []
+    for r in rows:
+        players = json.loads(r["players"])
+        kept = json.loads(r["summary"]) if r["summary"] else None
+        fresh = kept is not None and r["kept"] == f"{STAMP}:{r['version']}"
+        out.append(
+            Summary(
+                r["pub"],
+                r["game"],
+                players,
+                r["created"],
+                r["updated"],
+                kept["deals"] if fresh else 0,
+                kept["totals"] if fresh else [0] * len(players),
+                kept["finished"] if fresh else False,
+                kept["winners"] if fresh else [],
+                readable=fresh,
+            )
+        )
+    return out, total
+
+
+def choices(db: Database, browser: str) -> tuple[list[str], list[str]]:
+    """The games and the player names among a browser's matches, for its filters."""
+    if not browser:
+        return [], []
+    frm, args = _mine(browser)
+    games = [r[0] for r in db.execute(f"select distinct m.game {frm} order by m.game", args)]
+    names = [
+        r[0]
+        for r in db.execute(
+            f"select distinct p.value {frm.replace('where', ', json_each(m.players) p where', 1)} "
+            "order by p.value collate nocase",
+            args,
+        )
+    ]
+    return games, names
+
+
+TRASH_DAYS = 30
+
+
+def trash_since() -> str:
+    return (datetime.now(UTC) - timedelta(days=TRASH_DAYS)).isoformat(timespec="seconds")
+
+
+def role_of(db: Database, browser: str | None, match_id: int) -> str | None:
+    """ "score", "watch", or None: what a browser is to a match."""
+    if not browser:
+        return None
+    row = db.execute(
+        "select role from browsers where browser = ? and match_id = ?", [browser, match_id]
+    ).fetchone()
+    return row[0] if row else None
+
+
+def remember(db: Database, browser: str, match_id: int, role: str) -> None:
+    """A browser scores (``score``) or has watched (``watch``) a match; scoring
+    is never taken back by watching."""
+    if role_of(db, browser, match_id) in (role, "score"):
+        return
+    with writing(db):
+        db["browsers"].upsert(
+            {"browser": browser, "match_id": match_id, "role": role, "at": now()},
+            pk=("browser", "match_id"),
+        )
