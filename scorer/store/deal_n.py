@@ -177,13 +177,16 @@ def choose(
             raise Stale(_("that choice was already made on another phone"))
         number = found["number"]
         if number is None:
-            raise Stale(_("the deal it met was deleted on another phone meanwhile"))
+            raise Stale(_("the deal this choice is about was deleted on another phone meanwhile"))
         if choice == "replace":
             change = _edit(db, stored, number, found["entry"])
         elif choice == "next":
             if number != len(stored.deal_ids):
                 raise Stale(
-                    _("deal %(n)s is entered already: there is no empty next deal", n=number + 1),
+                    _(
+                        "deal %(n)s was entered meanwhile: the other entry cannot be added as a new deal",
+                        n=number + 1,
+                    ),
                     number + 1,
                 )
             change = _add(db, stored, found["entry"])
@@ -246,7 +249,7 @@ def revive_deal(
             return out[0]
         gone = deleted_deal(db, stored, deal_id)
         if gone is None:
-            raise Stale(_("that deal is not deleted (any more): nothing was changed"))
+            raise Stale(_("the deal was brought back on another phone meanwhile"))
         number = gone["number"]
         deals, standings = checked_entry(
             gone["match"], raw, number, _kept(db, stored, lazy=True)[: number - 1]
