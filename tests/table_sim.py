@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 from collections import Counter, deque
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -71,6 +70,7 @@ P_TYPO = 0.2  # a typo: another valid entry for that deal
 P_INVALID = 0.07  # an entry the rules refuse
 P_LOST = 0.05  # an answer lost on the way: the phone sends the request again
 P_ANSWER = 0.25  # a scorer answers an open conflict, between two sends
+P_RETRY = 0.2  # a phone told to wait tries again before anything was stored meanwhile
 
 
 @dataclass
@@ -245,6 +245,7 @@ class Phone:
     online: bool
     anchor: str = "0.0"
     queue: deque = field(default_factory=deque)
+    told: int | None = None  # the deals stored when its head was last told to wait
 
     @property
     def name(self) -> str:
@@ -315,6 +316,7 @@ class Table:
         self.observations = self._observe()
         self.shadow: list[str] = []  # the stored deals, as the answers say they are
         self.adds_at: Counter = Counter()
+        self.changes = 0  # deals stored and choices made so far (what a waiting phone waits for)
         self.open: dict[tuple[int, str], int] = {}  # (deal, entry) → its open conflict
         self.seen_conflicts: set[int] = set()
         self.drafts: list[tuple[int, str, str]] = []  # (deal, entry, the server's message)
@@ -397,12 +399,17 @@ class Table:
         """One send from a random online phone with something waiting, and perhaps a
         scorer's choice. Whether anything moved."""
         moved = False
-        ready = [p for p in self.phones if p.online and p.queue]
+        ready = [p for p in self.phones if p.online and p.queue and self.may_try(p)]
         if ready:
             moved = self.send(self.rng.choice(ready))
         if self.open and self.rng.random() < P_ANSWER:
             moved = self.answer() or moved
         return moved
+
+    def may_try(self, phone: Phone) -> bool:
+        """A phone whose head was told to wait (a Gap, refused again) tries it again
+        once something was stored or chosen since; now and then before."""
+        return phone.told != self.changes or self.rng.random() < P_RETRY
 
     def finale(self) -> None:
         """The evening is over: the phones come back online one by one; everything is
@@ -445,6 +452,7 @@ class Table:
             )
         except store.Gap as e:
             self.counts.gaps += 1
+            phone.told = self.changes
             if obs.first is not None:
                 self.note(f"deal {obs.number}: a repeat answered Gap, first {obs.first.kind}")
             if e.number != len(self.shadow) + 1 or obs.number <= len(self.shadow) + 1:
@@ -462,11 +470,13 @@ class Table:
                 obs.sending = self.truth[obs.number - 1]  # the table puts it right
                 return True
             self.counts.refused_again += 1
+            phone.told = self.changes
             if obs.sending is not self.truth[obs.number - 1]:
                 self.note(f"deal {obs.number}: a fix that is not the true entry")
             if self.shadow[: obs.number - 1] == self.true_canon[: obs.number - 1]:
                 self.note(f"deal {obs.number}: the true entry refused after true deals: {e}")
             return False
+        phone.told = None
         if obs.first is not None:
             self.counts.repeats += 1
             first = obs.first
@@ -512,6 +522,7 @@ class Table:
             if n != len(self.shadow) + 1:
                 self.note(f"deal {n} added with {len(self.shadow)} stored")
             self.shadow.append(text)
+            self.changes += 1
         elif change.kind == "same":
             self.counts.sames += 1
             if n > len(self.shadow) or self.shadow[n - 1] != text:
@@ -563,6 +574,7 @@ class Table:
                     return made
                 continue
             made = True
+            self.changes += 1
             del self.open[(number, canon(c["entry"]))]
             if choice == "replace":
                 self.counts.replaces += 1
@@ -585,6 +597,7 @@ class Table:
         """Nothing moves: no choice can be made, every phone's next entry waits or is
         refused. The table puts the deals right by hand (see the module's doc)."""
         self.counts.hand_fixes += 1
+        self.changes += 1
         true = self.true_canon
         wrong = next((i for i, s in enumerate(self.shadow) if s != true[i]), None)
         if wrong is None:

@@ -184,7 +184,8 @@ def choose(
             if number != len(stored.deal_ids):
                 raise Stale(
                     _(
-                        "deal %(n)s was entered meanwhile: the other entry cannot be added as a new deal",
+                        "deal %(n)s was entered meanwhile: the other entry cannot be added "
+                        "as a new deal",
                         n=number + 1,
                     ),
                     number + 1,
