@@ -1,5 +1,5 @@
 """A table's evening, simulated (issue 20, item 4): the one implementation that
-tests/test_table_sim.py runs for a few thousand tables and bench/table_sim.py
+tests/test_table_sim.py runs for a thousand tables and bench/table_sim.py
 for a million phone observations.
 
 A table plays a random game (one of the seven, a player count it allows) for
@@ -35,13 +35,15 @@ as it comes (``anomalies``: an add at the wrong number, a "same" that differs,
 a second open conflict for one deal and entry, a repeat answered otherwise
 than the first time).
 
-The only way out the store's choices leave a table is a hand fix, counted
-(``hand_fixes``): when nothing else can move (a later wrong deal that cannot
-stand after the true one, so that no choice is accepted), the scorer dismisses
-the choices on the deals after the first wrong one (keep), deletes those deals
-from the end, puts the first wrong one right, and the table enters the deleted
-ones again. It is never needed while the plan of a deal does not depend on the
-entries before it (see the report of the run)."""
+When the store's choices leave no way on, the table puts it right by hand,
+counted (``hand_fixes``): when nothing else can move (no phone's next entry
+can go, no choice is accepted, and a stored deal is wrong), the scorer
+dismisses the choices on the deals after the first wrong one (keep), deletes
+those deals from the end, puts the first wrong one right, and the table enters
+the deleted ones again. The simulation met it with two wrong deals in a row,
+each of which ends the match when the other is put right, so that every
+"replace" is refused (tests/test_table_sim.py's xfail case); with every stored
+deal true and nothing moving it raises ``Stuck``."""
 
 from __future__ import annotations
 
