@@ -1,5 +1,5 @@
 """The sheet's head and tail are drawn once per ETag and kept by the worker
-(scorer/web/matches.py: Drawn): what is kept never outlives a change of the
+(scorer/web/drawn.py): what is kept never outlives a change of the
 match, and never crosses to another language or from a scorer to a watcher.
 Black Maria figures by hand from RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7."""
 

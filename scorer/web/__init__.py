@@ -63,11 +63,25 @@ def wants_json() -> bool:
 def register(app: Flask) -> None:
     # The blueprints import db() from this package: imported at its top, they
     # would import each other (flaskr defers its blueprints the same way).
-    from . import access, api, entry, matches, offline, play, players, rules  # noqa: PLC0415
+    from . import (  # noqa: PLC0415
+        access,
+        api,
+        entry,
+        export,
+        history,
+        home,
+        manage,
+        offline,
+        play,
+        players,
+        rules,
+        sharing,
+        sheet,
+    )
 
     access.init_app(app)
-    app.register_blueprint(matches.bp)
-    app.register_blueprint(entry.bp)
+    for pages in (home, sheet, entry, history, manage, sharing, export):
+        app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.extensions["csrf"].exempt(api.bp)  # JSON bodies only (415 otherwise): no CSRF
     app.register_blueprint(rules.bp)

@@ -18,7 +18,7 @@ from ..match import DealError
 from ..record import RecordError, dump, load, read_json
 from . import access, db
 from .forms import whole_number
-from .matches import match_or_404
+from .lookup import match_or_404
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 KEY_MAX = 200  # characters of an Idempotency-Key

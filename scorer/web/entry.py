@@ -25,6 +25,7 @@ from ..i18n import _
 from ..match import DealError, fold
 from ..record import RecordError, read_json
 from . import access, db
+from .deal_form import STEPS, render_deal, settle, side, step_calls
 from .forms import (
     ConfirmForm,
     entry_from_form,
@@ -33,18 +34,8 @@ from .forms import (
     form_problem,
     whole_number,
 )
-from .matches import (
-    STEPS,
-    match_or_404,
-    new_key,
-    remember_change,
-    render_deal,
-    scored_or_403,
-    settle,
-    side,
-    step_calls,
-    title,
-)
+from .history import remember_change
+from .lookup import match_or_404, new_key, scored_or_403, title
 
 bp = Blueprint("entry", __name__)
 QUEUE_HEADER = "X-Scorer-Queue"  # static/queue.js: answer with the outcome as JSON
@@ -139,7 +130,7 @@ def landing(match_id: str, change: store.Change) -> str:
     """Where a phone goes after a save: the choice, or the sheet."""
     if change.kind == "conflict":
         return url_for(".choice", match_id=match_id, conflict=change.conflict)
-    return url_for("matches.sheet", match_id=match_id)
+    return url_for("sheet.sheet", match_id=match_id)
 
 
 def refusal(e: DealError, number: int | None) -> str:
@@ -194,7 +185,7 @@ def deal_page(stored: store.Stored, number: int | None):
         if queued():
             return told("refused", message, 409)
         flash(message)
-        return redirect(url_for("matches.sheet", match_id=stored.pub))
+        return redirect(url_for("sheet.sheet", match_id=stored.pub))
     names = stored.match.players
     error = None
     try:
@@ -390,7 +381,7 @@ def choose(match_id: str, conflict: int):
             "add": _("Deal %(n)s saved.", n=change.number),
         }[change.kind]
     )
-    return redirect(url_for("matches.sheet", match_id=stored.pub))
+    return redirect(url_for("sheet.sheet", match_id=stored.pub))
 
 
 # --- a deal deleted meanwhile ---------------------------------------------------------
@@ -443,9 +434,48 @@ def revive(match_id: str):
         return deleted_meanwhile(stored, gone, entry)
     except store.Stale as e:
         flash(_("Not changed: %(why)s.", why=e.message))
-        return redirect(url_for("matches.sheet", match_id=stored.pub))
+        return redirect(url_for("sheet.sheet", match_id=stored.pub))
     except store.NotFound:
         abort(404)
     remember_change(stored.pub, change)
     flash(said(change))
-    return redirect(url_for("matches.sheet", match_id=stored.pub))
+    return redirect(url_for("sheet.sheet", match_id=stored.pub))
+
+
+@bp.post("/m/<mid:match_id>/deal/<int:number>/delete")
+def delete_deal(match_id: str, number: int):
+    scored_or_403(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        change = store.delete_deal(
+            db(),
+            match_id,
+            number,
+            mark=request.form.get("seen") or "",
+            key=request.form.get("key") or None,
+        )
+    except DealError as e:
+        flash(_("Deal %(n)s cannot be deleted: %(why)s", n=number, why=e.message))
+    except store.Stale as e:
+        now = match_or_404(match_id)
+        if e.number and e.number <= len(now.deal_ids):  # changed meanwhile: show it, ask again
+            return render_template(
+                "delete_again.html",
+                match_id=match_id,
+                match=now.match,
+                title=title(now.match),
+                why=_("%(why)s: nothing was deleted.", why=e.message[:1].upper() + e.message[1:]),
+                number=e.number,
+                stored=side(now.match, e.number, now.match.deals[e.number - 1]),
+                mark=now.deal_mark(e.number),
+                key=new_key(),
+                confirm=ConfirmForm(),
+            ), 409
+        flash(_("Nothing deleted: %(why)s.", why=e.message))
+    except store.NotFound as e:
+        flash(_("Nothing deleted: %(why)s.", why=e.message))
+    else:
+        remember_change(match_id, change)
+        flash(_("Deal %(n)s deleted; the totals after it re-flowed.", n=change.number))
+    return redirect(url_for("sheet.sheet", match_id=match_id))

@@ -26,16 +26,10 @@ from ..games.base import or_list
 from ..i18n import L_, _, ngettext
 from ..match import DealError
 from ..record import RecordError, read_json
+from .deal_form import deal_plan, page_mark, settle
 from .entry import landing, refusal, save_deal
 from .forms import entry_from_form, form_problem, options, whole_number
-from .matches import (
-    deal_plan,
-    new_key,
-    page_mark,
-    scored_or_403,
-    settle,
-    title,
-)
+from .lookup import new_key, scored_or_403, title
 
 bp = Blueprint("play", __name__)
 
@@ -129,7 +123,7 @@ def check_deal(match_id: str):
     rules, plan, stored = deal_plan(stored_match, number)
     if plan is None:
         flash(_("The match is over: no more deals."))
-        return redirect(url_for("matches.sheet", match_id=match_id))
+        return redirect(url_for("sheet.sheet", match_id=match_id))
     names, n = match.players, rules.n
     form = CheckForm()
     error = None

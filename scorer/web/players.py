@@ -17,7 +17,8 @@ from ..record import RecordError, check_names, name_key, to_results_csv
 from ..season import read_zip, results, to_zip
 from . import access, db
 from .forms import ConfirmForm, ImportForm
-from .matches import remember_change, standings_or_none, title
+from .history import remember_change
+from .lookup import standings_or_none, title
 
 bp = Blueprint("players", __name__)
 

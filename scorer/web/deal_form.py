@@ -1,0 +1,253 @@
+"""A deal's form, wherever it is drawn (its own page, or the sheet for the
+next deal when it fits the first screen): its plan and questions, the page's
+mark and key, what it carries for the deals after it (offline), and the
+questions that move along without saving (an auction's calls)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from flask import (
+    abort,
+    flash,
+    redirect,
+    render_template,
+    url_for,
+)
+from flask_babel import get_locale
+
+from .. import store
+from ..games import GAMES, EntryError
+from ..i18n import _
+from ..match import DealError, Match, checked_entry
+from . import db
+from .drawn import drawn
+from .forms import (
+    ConfirmForm,
+    deal_form,
+    entry_from_form,
+    field_id,
+    form_data_from_entry,
+    parse_calls,
+)
+from .history import entry_words
+from .lookup import new_key, title
+
+STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
+
+
+def settle(rules, plan, names: list[str], formdata):
+    """The fields the form asks now (they may depend on what is entered so far,
+    as Variety's counts on the auction) and the form holding the posted values."""
+    partial: dict = {}
+    for _round in range(4):
+        fields = rules.entry_fields(plan, partial)
+        form = deal_form(fields, names, formdata=formdata)
+        known = entry_from_form(fields, names, form, partial=True)
+        if known == partial:
+            break
+        partial = known
+    return fields, form
+
+
+def step_calls(fields, formdata) -> None:
+    """A tap on a call (or Undo) adds it to (or takes it off) the calls so far."""
+    for f in fields:
+        if f.kind != "calls":
+            continue
+        name = field_id(f)
+        calls = parse_calls(formdata.get(name))
+        if "call" in formdata and not f.done:
+            calls.append(formdata.get("call"))
+        elif "undo" in formdata:
+            calls = calls[:-1]
+        formdata[name] = ",".join(str(c) for c in calls)
+
+
+def deal_plan(stored: store.Stored, number: int | None, standings=None):
+    """The rules, the plan and the stored entry of deal ``number`` (None: the next
+    deal, with no entry; the plan None once the match is over); 404 for no such deal.
+    ``standings``: the match's, when the caller has them already."""
+    standings = standings or store.standings(db(), stored)
+    if number is None:
+        return standings.rules, standings.next, None
+    if not 1 <= number <= len(standings.rows):
+        abort(404)
+    return standings.rules, standings.rows[number - 1].plan, stored.match.deals[number - 1]
+
+
+def page_mark(stored: store.Stored, number: int | None) -> str:
+    """What a deal page remembers of the match when it is drawn: the deal it
+    edits (its id and revision), or, for a new deal, the deals so far."""
+    return stored.next_mark() if number is None else stored.deal_mark(number)
+
+
+def deal_entry(
+    stored: store.Stored,
+    number: int | None,
+    *,
+    formdata=None,
+    keep_key: bool = False,
+    standings=None,
+) -> tuple[dict | None, str | None]:
+    """What a deal form (templates/_deal_form.html) is drawn from, for deal
+    ``number`` (None: the next deal) as the match stands: from the stored entry,
+    or from what the player typed (``formdata``), always with a fresh mark (and
+    key, unless ``keep_key``). Also the problem met reading ``formdata``, if any.
+    None once the match is over. The deal page and the score sheet draw it."""
+    rules, plan, entry = deal_plan(stored, number, standings)
+    if plan is None:
+        return None, None
+    names = stored.match.players
+    error = None
+    if formdata is None:
+        fields = rules.entry_fields(plan, entry or {})
+        data = form_data_from_entry(fields, rules.n, entry) if entry else {}
+        data.update(expect=page_mark(stored, number), key=new_key())
+        if number is None:
+            data["deal"] = plan.number
+        form = deal_form(fields, names, data=data)
+    else:
+        formdata["expect"] = page_mark(stored, number)
+        if number is None:
+            formdata["deal"] = str(plan.number)
+        if not keep_key or not formdata.get("key"):
+            formdata["key"] = new_key()
+        try:
+            fields, form = settle(rules, plan, names, formdata)
+        except EntryError as e:
+            error = e.message
+            fields = rules.entry_fields(plan, {})
+            form = deal_form(fields, names, formdata=formdata)
+    return {
+        "match_id": stored.pub,
+        "match": stored.match,
+        "plan": plan,
+        "form": form,
+        "fields": fields,
+        "number": number,
+        "rules": rules,
+        "ahead": ahead(stored, plan, standings) if number is None else "",
+    }, error
+
+
+AHEAD = 8  # the deals after the next whose facts a deal form carries for offline entry
+
+
+def ahead(stored: store.Stored, plan, standings=None) -> str:
+    """What a phone without the network shows for the deals it enters after the
+    next one (static/queue.js): per deal, its number, title, and the facts as the
+    page draws them, while they follow from the deal number and the questions stay
+    the same (JSON; an empty list where the next deal's questions depend on this
+    one's entry). Drawn once per version and language."""
+
+    def draw_ahead() -> str:
+        st = standings or store.standings(db(), stored)
+        names = stored.match.players
+        out = []
+        for k in range(1, AHEAD + 1):
+            later = st.rules.ahead(st.state, k)
+            if later is None or later.fields != plan.fields:
+                break
+            context = {"plan": later, "names": names, "fold_notes": []}
+            facts = render_template("_plan_facts.html", **context)
+            out.append(
+                {
+                    "n": later.number,
+                    "title": str(later.title),
+                    "facts": re.sub(r">\s+<", "><", facts).strip(),
+                    "summary": render_template("_plan_summary.html", **context).strip(),
+                }
+            )
+        return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
+
+    key = ("ahead", stored.pub, stored.version, str(get_locale()))
+    return drawn().get(key, draw_ahead)
+
+
+# How much of a deal form the score sheet shows in a phone's first screen (390×844)
+# under the standings, Save included: rows of chips or counts (the number pad under
+# counts takes one more). Three players' Black Maria (hearts, the pad, Q♠ K♠ A♠) is
+# five; a longer form, or a second row of totals, gets a page of its own.
+SHEET_ROWS = 5
+
+
+def form_rows(fields, n: int) -> int:
+    """The rows a deal form's questions take on a phone (see SHEET_ROWS)."""
+    size = {
+        "counts": 1,
+        "owner": 1,
+        "seat_choice": 1,
+        "number": 1,
+        "flag": 1,
+        "card": 1,
+        "seat_pair": 3,
+    }
+    rows = 0
+    for f in fields:
+        if f.kind == "partition":
+            rows += len(f.cards)
+        elif f.kind == "choice":
+            rows += n if f.per_seat else 2
+        else:
+            rows += size.get(f.kind, SHEET_ROWS + 1)  # an auction: a page of its own
+    if any(f.kind == "counts" for f in fields):
+        rows += 1  # the number pad
+    return rows
+
+
+def sheet_entry(stored: store.Stored, standings) -> dict | None:
+    """The next deal's form for the score sheet, when it fits the first screen
+    under the standings (else the sheet links to the deal page). Whether it fits
+    is known from its questions, before the form is built."""
+    if standings.next is None:
+        return None
+    n = len(stored.match.players)
+    totals_rows = 1 if n <= 3 else 2  # .totals in static/scorer.css
+    fields = standings.rules.entry_fields(standings.next, {})
+    if form_rows(fields, n) + 2 * (totals_rows - 1) > SHEET_ROWS:
+        return None
+    return deal_entry(stored, None, standings=standings)[0]
+
+
+def render_deal(
+    stored: store.Stored,
+    number: int | None,
+    *,
+    formdata=None,
+    error: str | None = None,
+    keep_key: bool = False,
+    status: int | None = None,
+):
+    """The entry page of deal ``number`` (None: the next deal): see deal_entry."""
+    entry, problem = deal_entry(stored, number, formdata=formdata, keep_key=keep_key)
+    if entry is None:
+        flash(_("The match is over: no more deals."))
+        return redirect(url_for("sheet.sheet", match_id=stored.pub))
+    error = error or problem
+    return render_template(
+        "deal.html",
+        **entry,
+        error=error,
+        title=title(stored.match),
+        game=GAMES[stored.match.game],
+        confirm=ConfirmForm(),
+        delete_key=new_key(),
+        watch=url_for("sheet.sheet", match_id=stored.pub, part="live"),
+        etag=f"{stored.pub}.{stored.version}.{get_locale()}.s",
+    ), (status or (400 if error else 200))
+
+
+def side(match: Match, number: int, entry) -> dict:
+    """One side of a choice: an entry as deal ``number`` of ``match`` would have
+    it, in words, with its points (or why it could not stand there)."""
+    out = {"words": entry_words(match, entry, number), "points": None, "error": None}
+    try:
+        _deals, standings = checked_entry(
+            match, entry, number if number <= len(match.deals) else None
+        )
+        out["points"] = standings.rows[number - 1].score.points
+    except DealError as e:
+        out["error"] = e.message
+    return out

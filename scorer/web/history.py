@@ -1,0 +1,158 @@
+"""A match's history in words, with Undo on each change that can still be
+taken back, and the one-tap Undo of this browser's last change."""
+
+from __future__ import annotations
+
+import json
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+
+from .. import store
+from ..games import EntryError
+from ..i18n import _
+from ..match import DealError, Match, fold
+from . import access, db
+from .forms import (
+    ConfirmForm,
+)
+from .lookup import match_or_404, new_key, scored_or_403, title
+
+bp = Blueprint("history", __name__)
+
+
+def last_change(stored: store.Stored) -> dict | None:
+    """The change this browser made last to the match, while Undo can still take
+    it back: {"event", "words"}, for the sheet's one-tap Undo."""
+    mine = session.get("last_change") or {}
+    event_id = mine.get(stored.pub)
+    if not isinstance(event_id, int):
+        return None
+    line = store.change(db(), stored.id, event_id)
+    if line is None or not line["undoable"]:
+        return None
+    return {"event": event_id, "words": change_words(line), "key": new_key()}
+
+
+def remember_change(stored_pub: str, change: store.Change) -> None:
+    mine = dict(session.get("last_change") or {})
+    mine[stored_pub] = change.event
+    session["last_change"] = dict(list(mine.items())[-20:])  # the last few matches
+
+
+def change_words(line: dict) -> str:
+    """A line of the history in words."""
+    n = line["deal"]
+    kind = line["kind"]
+    if line.get("undoes"):
+        words = {
+            "delete": _("Deal %(n)s deleted (an undo).", n=n),
+            "edit": _("Deal %(n)s put back as it was (an undo).", n=n),
+            "restore": _("Deal %(n)s restored (an undo).", n=n),
+            "setup": _("Players and options put back (an undo)."),
+        }
+        return words.get(kind, kind)
+    words = {
+        "add": _("Deal %(n)s saved.", n=n),
+        "edit": _("Deal %(n)s changed.", n=n),
+        "delete": _("Deal %(n)s deleted.", n=n),
+        "restore": _("Deal %(n)s restored.", n=n),
+        "same": _("Deal %(n)s entered again on another phone: the same, not stored twice.", n=n),
+        "conflict": _(
+            "Deal %(n)s entered differently on another phone: both kept for a choice.", n=n
+        ),
+        "keep": _("Deal %(n)s kept as stored; the other entry set aside.", n=n),
+        "delete_match": _("The match was moved to the trash."),
+        "restore_match": _("The match was taken out of the trash."),
+        "rematch": _("The match was started as a rematch."),
+        "import": _("The match was imported from a record."),
+        "setup": _("Players or options changed."),
+    }
+    return words.get(kind) or _("The match was started.")
+
+
+def setup_words(setup: dict | None) -> str:
+    """Players and options, as a line of the history says them."""
+    if not setup:
+        return ""
+    options = ", ".join(f"{k} {v}" for k, v in setup["options"].items() if k != "players")
+    return f"{', '.join(setup['players'])} · {options}"
+
+
+def line_words(match: Match, line: dict, field: str) -> str:
+    """A history line's entry (or what it replaced) in words."""
+    if line["kind"] == "setup":
+        return setup_words(line[field])
+    return entry_words(match, line[field], line["deal"]) if line["deal"] and line[field] else ""
+
+
+def entry_words(match: Match, entry, number: int | None) -> str:
+    """An entry as the sheet says it (who took what), for the history and the
+    side-by-side choice; the record's own form if the rules cannot say it now."""
+    if entry is None:
+        return ""
+    try:
+        rules = match.rules
+        deals = match.deals[: (number or len(match.deals) + 1) - 1]
+        standings = fold(Match(match.game, match.options, match.players, match.first_dealer, deals))
+        plan = standings.next or standings.rows[-1].plan
+        checked = rules.check({k: v for k, v in entry.items() if k != "play"}, plan)
+        return str(rules.describe(checked, plan))
+    except (EntryError, DealError, IndexError, AttributeError, TypeError, ValueError):
+        return json.dumps(entry, ensure_ascii=False)
+
+
+@bp.get("/m/<mid:match_id>/history")
+def history(match_id: str):
+    """Every change of the match with its time, in words; Undo on each that can
+    be taken back now (for its scorers)."""
+    stored = match_or_404(match_id)
+    lines = []
+    for line in reversed(store.history(db(), stored.id)):
+        lines.append(
+            {
+                **line,
+                "words": change_words(line),
+                "key": new_key(),  # a second tap on its Undo repeats, not redoes
+                "now": line_words(stored.match, line, "entry"),
+                "then": line_words(stored.match, line, "before"),
+            }
+        )
+    return render_template(
+        "history.html",
+        match_id=match_id,
+        match=stored.match,
+        title=title(stored.match),
+        lines=lines,
+        can_score=access.can_score(stored),
+        confirm=ConfirmForm(),
+    )
+
+
+@bp.post("/m/<mid:match_id>/undo/<int:event>")
+def undo(match_id: str, event: int):
+    stored = scored_or_403(match_id)
+    if not ConfirmForm().validate_on_submit():
+        abort(400)
+    try:
+        change = store.undo(db(), stored.id, event, key=request.form.get("key") or None)
+    except DealError as e:
+        flash(_("Not undone: %(why)s", why=e.message))
+    except store.StoreError as e:
+        flash(_("Not undone: %(why)s.", why=e.message))
+    else:
+        remember_change(stored.pub, change)
+        flash(change_words({"kind": change.kind, "deal": change.number, "undoes": event}))
+    return redirect(
+        request.form.get("back") == "history"
+        and url_for("history.history", match_id=match_id)
+        or url_for("sheet.sheet", match_id=match_id)
+    )

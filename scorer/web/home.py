@@ -1,0 +1,147 @@
+"""The home page (the matches this browser scores or has watched, a page at a
+time, narrowed by game, player and state), starting a match, and importing a
+record."""
+
+from __future__ import annotations
+
+import random
+
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+
+from .. import store
+from ..games import GAMES, EntryError
+from ..i18n import _
+from ..record import (
+    RecordError,
+    load,
+    load_match,
+    read_json,
+)
+from . import access, db
+from .forms import (
+    ImportForm,
+    form_problem,
+    new_match_form,
+    record_from_new_match,
+    whole_number,
+)
+from .lookup import known_names, title
+
+bp = Blueprint("home", __name__)
+
+
+@bp.get("/")
+def home():
+    return _home()
+
+
+def _home(import_error: str | None = None):
+    """The matches this browser scores or has watched, a page at a time, the
+    latest changed first; narrowed by game, player, in progress or finished."""
+    args = request.args
+    games, names = store.choices(db(), access.known())
+    game = args.get("game") if args.get("game") in games else None
+    player = args.get("player") if args.get("player") in names else None
+    state = args.get("state") if args.get("state") in ("playing", "finished") else None
+    page = whole_number(args.get("page") or "1") or 1
+    rows, total = store.summaries(
+        db(),
+        access.known(),
+        game=game,
+        player=player,
+        finished=None if state is None else state == "finished",
+        page=page,
+    )
+    pages = max(1, -(-total // store.PER_PAGE))
+    if page > pages:
+        abort(404)
+    trash = [
+        {"id": t.pub, "title": title(t.match)}
+        for t in store.listing(db(), access.known(), trash=True)
+    ]
+    here = {k: v for k, v in (("game", game), ("player", player), ("state", state)) if v}
+    return render_template(
+        "home.html",
+        trash=trash,
+        trash_days=store.TRASH_DAYS,
+        rows=rows,
+        total=total,
+        page=page,
+        pages=pages,
+        here=here,
+        games=games,
+        names=names,
+        import_form=ImportForm(),
+        import_error=import_error,
+    )
+
+
+@bp.get("/new")
+def choose_game():
+    return render_template("choose_game.html")
+
+
+@bp.route("/new/<game>", methods=["GET", "POST"])
+def new_match(game: str):
+    if game not in GAMES:
+        abort(404)
+    cls = GAMES[game]
+    form = new_match_form(cls, request.form if request.method == "POST" else None)
+    error = None
+    if request.method == "POST":
+        if form.validate():
+            try:
+                record = record_from_new_match(cls, form)
+                if "first_dealer" not in record:
+                    record["first_dealer"] = random.randrange(max(1, len(record["players"])))
+                match = load_match(record)
+            except (EntryError, RecordError) as e:
+                error = e.message
+            else:
+                match_id = store.create(db(), match, browser=access.browser()).pub
+                if form.first_dealer.data == "draw":
+                    flash(
+                        _(
+                            "Lots drawn: %(name)s deals first.",
+                            name=match.players[match.first_dealer],
+                        )
+                    )
+                return redirect(url_for("sheet.sheet", match_id=match_id))
+        else:
+            error = form_problem(form)
+    return render_template(
+        "new_match.html",
+        game=cls,
+        form=form,
+        error=error,
+        seats=max(cls.player_counts),
+        min_seats=min(cls.player_counts),
+        known=known_names(),
+    ), (400 if error else 200)
+
+
+@bp.post("/import")
+def import_record():
+    form = ImportForm()
+    if not form.validate_on_submit():
+        abort(400)
+    upload = request.files.get("record")
+    raw = upload.read() if upload else b""
+    error = None
+    try:
+        match, _standings = load(read_json(raw))
+    except RecordError as e:
+        error = e.message
+    if error:
+        return _home(import_error=_("Nothing imported: %(why)s", why=error)), 400
+    match_id = store.create(db(), match, kind="import", browser=access.browser()).pub
+    flash(_("Imported as a new match."))
+    return redirect(url_for("sheet.sheet", match_id=match_id))

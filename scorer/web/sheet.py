@@ -1,0 +1,90 @@
+"""The score sheet: the live page every phone follows (a bodiless 304 while
+nothing changed), its parts drawn once per version, the next deal's form for a
+scorer; and the old numbered links of matches made before ids."""
+
+from __future__ import annotations
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
+
+from .. import store
+from ..games import GAMES
+from . import access, db
+from .deal_form import ahead, sheet_entry
+from .drawn import draw, drawn
+from .forms import (
+    ConfirmForm,
+)
+from .history import last_change
+from .lookup import match_or_404, title
+
+bp = Blueprint("sheet", __name__)
+
+
+SHEET_DEALS = 12  # the latest deals the sheet's table shows, about a phone's screenful
+
+
+@bp.get("/m/<mid:match_id>")
+def sheet(match_id: str):
+    """The score sheet. ``?part=live``: only what changes (the live sheet asks for
+    it every two seconds with its ETag; unchanged, the answer is a bodiless 304)."""
+    stored = match_or_404(match_id)
+    live = request.args.get("part") == "live"
+    if not live:
+        access.watched(stored)
+    match = stored.match
+    can_score = access.can_score(stored)
+    etag = f"{stored.pub}.{stored.version}.{get_locale()}.{'s' if can_score else 'w'}"
+    if request.args.get("deals") == "all":
+        etag += ".all"
+    if live and request.if_none_match.contains_weak(etag):
+        return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
+    st = store.standings(db(), stored)
+    # a scorer enters the next deal on the sheet itself: the deal page's form
+    entry = sheet_entry(stored, st) if can_score else None
+    context = {
+        "match_id": match_id,
+        "match": match,
+        "st": st,
+        "game": GAMES[match.game],
+        "can_score": can_score,
+        "deals": "all" if request.args.get("deals") == "all" else None,
+        "shown_deals": SHEET_DEALS,
+    }
+    top, tail = drawn().get(
+        etag, lambda: (draw("_sheet_top.html", context), draw("_sheet_tail.html", context))
+    )
+    page = render_template(
+        "_sheet_body.html" if live else "sheet.html",
+        **context,
+        top=top,
+        tail=tail,
+        entry=entry,
+        title=title(match),
+        confirm=ConfirmForm(),
+        etag=etag,
+        undo=last_change(stored) if can_score else None,
+        choices=store.conflicts(db(), stored) if can_score else [],
+        ahead=ahead(stored, st.next, st) if can_score and st.next else "",
+    )
+    response = Response(page)
+    response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/m/<int:number>")
+def old_link(number: int):
+    """A match made before matches had an id nobody can guess: its old link."""
+    pub = store.legacy_pub(db(), number)
+    if pub is None:
+        abort(404)
+    return redirect(url_for("sheet.sheet", match_id=pub), 301)
