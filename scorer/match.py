@@ -15,7 +15,7 @@ from typing import Any
 
 from markupsafe import escape
 
-from .engine import entry_with_play
+from .engine.check import entry_with_play
 from .games import GAMES, EntryError, Game
 from .games.base import Outcome, Plan, Score
 from .i18n import Text, _
@@ -414,7 +414,7 @@ class Step:
 def step(rules: Game, before: Position, raw: Any, plan: Plan | None = None) -> Step:
     """Take one deal forward through the game's contract: plan, check, score,
     advance, outcome. The one place the contract is driven: :func:`fold` and
-    the engine's ``play_match`` both step through it.
+    ``scorer.autoplay.play_match`` both step through it.
 
     ``raw`` is the deal as entered (a summary, or ``play``: the tricks);
     ``plan``, when the caller has already asked for it (the engine plays the

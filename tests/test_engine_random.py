@@ -23,7 +23,8 @@ import time
 
 import pytest
 
-from scorer.engine import RANDOM, SIMPLE, entry_of, entry_with_play, play_deal, play_match
+from scorer.autoplay import play_match
+from scorer.engine import RANDOM, SIMPLE, entry_of, entry_with_play, play_deal
 from scorer.games import GAMES
 
 from .helpers import NAMES

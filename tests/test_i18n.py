@@ -19,7 +19,8 @@ from flask import jsonify, render_template_string
 from markupsafe import Markup
 
 from scorer import create_app, i18n
-from scorer.engine import RANDOM, play_match
+from scorer.autoplay import play_match
+from scorer.engine import RANDOM
 from scorer.games import GAMES
 from scorer.i18n import _, join, ngettext
 from scorer.match import Match, fold

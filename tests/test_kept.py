@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer import store
+from scorer.autoplay import play_match
 from scorer.engine.players import RandomPlayer
-from scorer.engine.table import play_match
 from scorer.games import GAMES, EntryError
 from scorer.match import DealError, KeptList, Match, fold
 

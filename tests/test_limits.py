@@ -9,8 +9,8 @@ import json
 import random
 
 from scorer import MAX_BODY
+from scorer.autoplay import play_match
 from scorer.engine.players import RANDOM
-from scorer.engine.table import play_match
 from scorer.games import GAMES
 from scorer.record import DEALS_MAX, NAME_MAX
 

@@ -24,8 +24,9 @@ import pytest
 from babel.messages.pofile import read_po
 
 from scorer import catalogs, store
+from scorer.autoplay import play_match
 from scorer.cards import display, parse
-from scorer.engine import RANDOM, play_match
+from scorer.engine import RANDOM
 from scorer.games import GAMES
 from scorer.i18n import LANGUAGES, join
 

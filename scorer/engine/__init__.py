@@ -8,9 +8,10 @@ entry from what each seat took.
 - :func:`play_deal` deals (a seeded ``random.Random``), passes and plays a
   deal with the given players (:data:`RANDOM`, :data:`SIMPLE`), who also make
   the table's choices beside the cards (an auction); :func:`entry_of` is its
-  entry in the quick-entry shape. :func:`play_match` plays a whole match deal
-  after deal, moving the cards between deals as the game says (a stock,
-  discards, cards taken from a neighbour's hand: :class:`Table`).
+  entry in the quick-entry shape. A whole match, deal after deal, moving the
+  cards between deals as the game says (a stock, discards, cards taken from a
+  neighbour's hand: :class:`Table`), is played through the fold by
+  ``scorer.autoplay.play_match``, above the fold.
 - :func:`entry_with_play` is the fold's check of a record's ``play`` form.
 - :func:`progress` checks a deal being entered trick by trick and says who
   won each trick, whose turn it is, what may be played and what is wrong.
@@ -26,7 +27,6 @@ from .table import (
     entry_of,
     pass_cards,
     play_deal,
-    play_match,
     play_tricks,
 )
 
@@ -46,7 +46,6 @@ __all__ = [
     "entry_with_play",
     "pass_cards",
     "play_deal",
-    "play_match",
     "play_tricks",
     "progress",
     "read",

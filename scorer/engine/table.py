@@ -12,7 +12,6 @@ replays a deal exactly.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from ..games.base import Game, Plan
@@ -183,7 +182,7 @@ def play_deal(
     ``given``: what the table decides beside the cards (Polignac ``capot``, a
     Variety auction); the players make the choices it leaves open. A game with
     its own moves of cards (``rules.engine_moves``) does them on ``table``:
-    the cards as the deal before left them (:func:`play_match`), or a fresh
+    the cards as the deal before left them (``scorer.autoplay.play_match``), or a fresh
     table when the deal starts from a shuffle."""
     given = decide(rules, plan, players, rng, given or {})
     setup = rules.engine_setup(plan, given)
@@ -195,7 +194,8 @@ def play_deal(
         if table is None:
             if not plan.dealt:
                 raise ValueError(
-                    "the hands of this deal come from the deal before: play it with play_match"
+                    "the hands of this deal come from the deal before: play the match "
+                    "with scorer.autoplay.play_match"
                 )
             table = Table([[] for _s in range(rules.n)])
         table.move(moves, setup, players, rng)
@@ -203,34 +203,6 @@ def play_deal(
     played = play_tricks(rules, setup, hands, players, rng)
     played.given, played.stock, played.discards = given, list(table.stock), list(table.discards)
     return played
-
-
-def play_match(
-    rules: Game,
-    players: list,
-    rng: random.Random,
-    first_dealer: int = 0,
-    given: Callable[[Plan, random.Random], dict] | None = None,
-) -> Iterator[tuple[Plan, Played, dict]]:
-    """Play a match deal after deal through the fold's own :func:`~scorer.match.step`
-    (``plan``, ``check``, ``score``, ``advance``) until its ``outcome`` says it is
-    over, yielding each deal's plan, play and checked entry. Between deals each
-    player picks up the cards they took, for a deal that is not dealt afresh
-    (``plan.dealt`` False). ``given(plan, rng)``: choices the caller makes
-    beside the cards; the players make the rest."""
-    # scorer.match checks a recorded deal's play with this package: imported
-    # at the top of this module, the two would import each other.
-    from ..match import Position, step  # noqa: PLC0415
-
-    position = Position.start(rules, first_dealer)
-    table = Table([[] for _s in range(rules.n)])
-    while not position.finished:
-        plan = rules.plan(position.state)
-        played = play_deal(rules, plan, players, rng, given(plan, rng) if given else None, table)
-        deal = step(rules, position, entry_of(rules, plan, played), plan)
-        yield plan, played, deal.entry
-        position = deal.after
-        table.hands = [list(cards) for cards in played.captured.taken]
 
 
 def entry_of(rules: Game, plan: Plan, played: Played, given: dict | None = None) -> dict:

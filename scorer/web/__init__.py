@@ -9,16 +9,13 @@ from flask_babel import format_date, format_datetime, format_time
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
 
-from .. import chart, store
+from .. import chart
 from ..cards import SYMBOLS, display, is_red
 from ..games import GAMES
 from ..i18n import _
 from ..match import DealError
 from ..store import KeyReused, NotFound, Stale, StoreError
 from .forms import field_id
-
-db = store.get_db  # the pages' short name for the request's connection
-
 
 # How many characters of a name fit a deals-table column on a 320 px phone, by
 # the number of players (the # column and the padding taken off).

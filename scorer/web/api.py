@@ -16,7 +16,8 @@ from .. import store
 from ..i18n import _
 from ..match import DealError
 from ..record import RecordError, dump, load, read_json
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .forms import whole_number
 from .lookup import match_or_404
 

@@ -21,7 +21,7 @@ from .. import store
 from ..games import GAMES, EntryError
 from ..i18n import _
 from ..match import DealError, Match, checked_entry
-from . import db
+from ..store import get_db as db
 from .drawn import drawn
 from .forms import (
     ConfirmForm,

@@ -24,7 +24,8 @@ from ..games import EntryError
 from ..i18n import _
 from ..match import DealError, fold
 from ..record import RecordError, read_json
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .deal_form import STEPS, render_deal, settle, side, step_calls
 from .forms import (
     ConfirmForm,

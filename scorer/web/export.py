@@ -19,7 +19,7 @@ from ..record import (
     to_csv,
     to_sheet_csv,
 )
-from . import db
+from ..store import get_db as db
 from .lookup import match_or_404, title
 
 bp = Blueprint("export", __name__)

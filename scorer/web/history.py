@@ -20,7 +20,8 @@ from .. import store
 from ..games import EntryError
 from ..i18n import _
 from ..match import DealError, Match, fold
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .forms import (
     ConfirmForm,
 )

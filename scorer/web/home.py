@@ -25,7 +25,8 @@ from ..record import (
     load_match,
     read_json,
 )
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .forms import (
     ImportForm,
     form_problem,

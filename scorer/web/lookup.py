@@ -14,7 +14,8 @@ from flask import (
 from .. import players, store
 from ..games import GAMES
 from ..match import DealError, Match
-from . import access, db
+from ..store import get_db as db
+from . import access
 
 
 def match_or_404(match_id: str) -> store.Stored:

@@ -20,7 +20,8 @@ from ..record import (
     RecordError,
     load_match,
 )
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .forms import (
     ConfirmForm,
     form_problem,

@@ -15,7 +15,8 @@ from ..i18n import _, ngettext
 from ..players import Sheet, head_to_head, names, renames, stats
 from ..record import RecordError, check_names, name_key, to_results_csv
 from ..season import read_zip, results, to_zip
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .forms import ConfirmForm, ImportForm
 from .history import remember_change
 from .lookup import standings_or_none, title

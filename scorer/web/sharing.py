@@ -16,7 +16,8 @@ from werkzeug.exceptions import Forbidden
 
 from .. import store
 from ..i18n import _
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .lookup import match_or_404, scored_or_403, title
 
 bp = Blueprint("sharing", __name__)

@@ -17,7 +17,8 @@ from flask_babel import get_locale
 
 from .. import store
 from ..games import GAMES
-from . import access, db
+from ..store import get_db as db
+from . import access
 from .deal_form import ahead, sheet_entry
 from .drawn import draw, drawn
 from .forms import (
