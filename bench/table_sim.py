@@ -115,6 +115,8 @@ def main() -> int:
     print(f"load average    {load()} (1, 5, 15 min; {os.cpu_count()} cores)")
     for line in (c.anomalies + stuck)[:20]:
         print("  " + line)
+    for line in c.fixed_by_hand[:20]:
+        print("  put right by hand: " + line)
     bad = c.lost or c.doubled or c.misnumbered or c.anomalies or stuck
     return 1 if bad else 0
 

@@ -56,8 +56,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from scorer import store
+from scorer.autoplay import play_match
 from scorer.engine.players import RandomPlayer
-from scorer.engine.table import play_match
 from scorer.games import GAMES, EntryError
 from scorer.match import DealError, Match, check_entry
 
@@ -97,6 +97,7 @@ class Counts:
     doubled: int = 0
     misnumbered: int = 0
     anomalies: list[str] = field(default_factory=list)
+    fixed_by_hand: list[str] = field(default_factory=list)  # which tables, which deals
 
     def __iadd__(self, other: Counts) -> Counts:
         for f in fields(self):
@@ -608,6 +609,11 @@ class Table:
                 f"table {self.seed} ({self.game}, {self.n}): stuck with every stored deal "
                 f"true ({len(self.shadow)} of {len(true)}); waiting {waiting}; open {self.open}"
             )
+        self.counts.fixed_by_hand.append(
+            f"table {self.seed} ({self.game}, {self.n}): deals "
+            f"{[i + 1 for i, t in enumerate(self.shadow) if t != true[i]]} wrong of "
+            f"{len(self.shadow)} stored, {len(true)} played"
+        )
         for (number, text), cid in list(self.open.items()):
             if number > wrong + 1:
                 store.choose(self.db, self.match_id, cid, "keep")
