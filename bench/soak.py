@@ -5,9 +5,12 @@ Starts Scorer as `make run` does (gunicorn with gunicorn.conf.py, on a fresh
 instance folder and a free port), then one client adds N deals to one match
 through the API, each with its own Idempotency-Key, retrying a deal until an
 answer arrives. Meanwhile the server's whole process group is killed with
-SIGKILL at random moments (mid-write included) and started again. At the end
-the stored deals must be exactly the N deals sent, in order, each once, and
-SQLite's integrity_check must say ok. Prints the counts.
+SIGKILL at random moments (mid-write included) and started again: only a
+server that has answered since it started is killed (on a slow machine a cold
+start takes seconds, and killing it again before it answers measures nothing).
+At the end the stored deals must be exactly the N deals sent, in order, each
+once, and SQLite's integrity_check must say ok. Prints the counts, the time a
+cold start took to answer, and the stalls (the client waiting over 5 s).
 
 Not a test (it takes minutes): `make soak`, or
     .venv/bin/python bench/soak.py [--deals 1000] [--seed 1]
@@ -42,11 +45,23 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+STALL = 5.0  # seconds a client waits for an answer before it counts as a stall
+
+
 class Server:
     def __init__(self, instance: Path, port: int):
         self.instance, self.port, self.proc = instance, port, None
         self.starts = self.kills = 0
         self.lock = threading.Lock()
+        self.answered = threading.Event()  # it answered since its last start
+        self.started_at = 0.0
+        self.cold: list[float] = []  # per start: seconds until its first answer
+
+    def heard(self) -> None:
+        """The client got an answer from this server."""
+        if not self.answered.is_set():
+            self.cold.append(time.monotonic() - self.started_at)
+            self.answered.set()
 
     def start(self) -> None:
         env = {
@@ -70,6 +85,8 @@ class Server:
             stdout=subprocess.DEVNULL,
             stderr=open(self.instance / "server.log", "ab"),
         )
+        self.started_at = time.monotonic()
+        self.answered.clear()
         self.starts += 1
 
     def kill(self) -> None:
@@ -116,18 +133,25 @@ def call(port: int, method: str, path: str, body=None, headers=None):
         return e.code, json.loads(e.read() or b"{}")
 
 
-def until_answered(port: int, method: str, path: str, body=None, headers=None):
+STALLS: list[float] = []  # each wait for an answer longer than STALL
+
+
+def until_answered(server: Server, method: str, path: str, body=None, headers=None):
     """Send until the server answers (connection refused, reset or timed out: again)."""
-    tries = 0
+    tries, began = 0, time.monotonic()
     while True:
         tries += 1
         try:
-            status, answer = call(port, method, path, body, headers)
+            status, answer = call(server.port, method, path, body, headers)
         except (OSError, ValueError, http.client.HTTPException):  # refused, reset, cut short
             time.sleep(0.05)
             continue
         if status >= 500:
             raise SystemExit(f"{method} {path}: {status} {answer}")
+        server.heard()
+        waited = time.monotonic() - began
+        if waited > STALL:
+            STALLS.append(waited)
         return status, answer, tries
 
 
@@ -141,7 +165,7 @@ def main() -> None:
         server = Server(Path(tmp), free_port())
         server.start()
         _s, created, _t = until_answered(
-            server.port,
+            server,
             "POST",
             "/api/matches",
             {
@@ -156,6 +180,10 @@ def main() -> None:
 
         def killer():
             while not done.wait(rng.uniform(0.5, 4.0)):
+                # only a server that has answered since it started
+                while not server.answered.wait(0.1):
+                    if done.is_set():
+                        return
                 server.kill()
 
         thread = threading.Thread(target=killer, daemon=True)
@@ -168,7 +196,7 @@ def main() -> None:
                 hearts[rng.randrange(4)] += 1
             entry = {"hearts": hearts, "taken_by": {"QS": rng.randrange(4)}}
             status, answer, tries = until_answered(
-                server.port,
+                server,
                 "POST",
                 f"/api/matches/{mid}/deals",
                 entry,
@@ -182,7 +210,7 @@ def main() -> None:
         done.set()
         thread.join()
         elapsed = time.monotonic() - started
-        _s, record, _t = until_answered(server.port, "GET", f"/api/matches/{mid}")
+        _s, record, _t = until_answered(server, "GET", f"/api/matches/{mid}")
         server.stop()
         stored = record["deals"]
         conn = sqlite3.connect(Path(tmp) / "scorer.db")
@@ -197,6 +225,14 @@ def main() -> None:
         f"started: {server.starts} times"
     )
     print(f"integrity_check: {integrity}")
+    cold = sorted(server.cold)
+    print(
+        f"cold start to first answer: min {cold[0]:.1f} s, median {cold[len(cold) // 2]:.1f} s, "
+        f"max {cold[-1]:.1f} s ({len(cold)} starts answered)"
+    )
+    longest = f", longest {max(STALLS):.1f} s" if STALLS else ""
+    print(f"stalls (a deal waiting over {STALL:.0f} s for an answer): {len(STALLS)}{longest}")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"time: {elapsed:.0f} s")
     sys.exit(0 if exact and integrity == "ok" else 1)
 

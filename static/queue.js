@@ -12,7 +12,7 @@
 //   server (data-ahead: who deals and leads, the passing; else "not known until the
 //   connection is back"). The sheet shows each waiting deal as a row of its own.
 // - Back online, they are sent oldest first, each with its page's mark (expect), its
-//   number (deal) and idempotency key (key): a repeat is answered as the first time, so
+//   deal's number (number) and idempotency key (key): a repeat is answered as the first time, so
 //   a retry never saves twice. A refused one stays on the phone with the server's reason
 //   (and holds back the later deals of its match) until it is opened and put right.
 //   A conflict goes to its choice page, unless a choice page is open: the sheet lists
@@ -68,7 +68,7 @@
   // An entry as typed: its fields without the page's own marks.
   function bare(fields) {
     return JSON.stringify(fields.filter(function (p) {
-      return p[0] !== "key" && p[0] !== "expect" && p[0] !== "csrf_token" && p[0] !== "deal";
+      return p[0] !== "key" && p[0] !== "expect" && p[0] !== "csrf_token" && p[0] !== "number";
     }));
   }
 
@@ -91,7 +91,7 @@
 
   function itemOf(form) {
     var fields = fieldsOf(form);
-    var number = parseInt(valueOf(fields, "deal") || "", 10);
+    var number = parseInt(valueOf(fields, "number") || "", 10);
     var item = {
       action: path(form.action),
       home: form.getAttribute("data-queue") ? path(form.getAttribute("data-queue")) : here(),
@@ -282,7 +282,7 @@
     if (!el || el.hasAttribute("data-typed")) return;
     var form = el.tagName === "FORM" ? el : null;
     var drawn = parseInt(el.getAttribute("data-deal"), 10);
-    var input = form && form.querySelector("input[name=deal]");
+    var input = form && form.querySelector("input[name=number]");
     var shown = parseInt(input ? input.value : el.getAttribute("data-shown") || drawn, 10);
     var next = waiting.reduce(function (n, q) { return q.number && q.number >= n ? q.number + 1 : n; }, drawn);
     if (next <= shown) return;
@@ -322,9 +322,9 @@
 
   // The form blank again for the next deal: what the page drew, a key of its own.
   function fresh(form) {
-    var deal = form.querySelector("input[name=deal]").value;
+    var deal = form.querySelector("input[name=number]").value;
     form.reset();
-    form.querySelector("input[name=deal]").value = deal;
+    form.querySelector("input[name=number]").value = deal;
     var key = form.querySelector("input[name=key]");
     if (key) key.value = freshKey();
     form.drawn = bare(fieldsOf(form));
@@ -362,7 +362,7 @@
     }
     var seen = {};
     Array.prototype.forEach.call(form.elements, function (el) {
-      if (!el.name || el.name === "csrf_token" || el.name === "deal" || /^(submit|button|file|reset)$/.test(el.type)) return;
+      if (!el.name || el.name === "csrf_token" || el.name === "number" || /^(submit|button|file|reset)$/.test(el.type)) return;
       var values = draft.fields.filter(function (p) { return p[0] === el.name; }).map(function (p) { return p[1]; });
       if (el.type === "radio" || el.type === "checkbox") {
         el.checked = values.indexOf(el.value) >= 0;

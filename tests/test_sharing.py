@@ -41,9 +41,9 @@ def as_form(entry, page):
     data = {f"hearts__{s}": str(h) for s, h in enumerate(entry["hearts"])}
     data.update({f"taken_by_{c}": str(s) for c, s in entry["taken_by"].items()})
     data.update(expect=hidden(page, "expect"), key=hidden(page, "key"))
-    deal = re.search(r'name="deal" type="hidden" value="([^"]*)"', page)
+    deal = re.search(r'name="number" type="hidden" value="([^"]*)"', page)
     if deal:  # a new deal's page names the table's deal it records
-        data["deal"] = deal.group(1)
+        data["number"] = deal.group(1)
     return data
 
 

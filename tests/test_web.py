@@ -53,8 +53,8 @@ def marks(client, url) -> dict:
     """What a deal page carries: what it saw of the match (expect) and its key."""
     page = text(client.get(url))
     seen = {"expect": hidden(page, "expect"), "key": hidden(page, "key")}
-    if 'name="deal" type="hidden"' in page:  # a new deal's page names the deal it records
-        seen["deal"] = hidden(page, "deal")
+    if 'name="number" type="hidden"' in page:  # a new deal's page names the deal it records
+        seen["number"] = hidden(page, "number")
     return seen
 
 

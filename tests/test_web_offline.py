@@ -87,7 +87,7 @@ D2 = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}  # 7, 5, 31
 def queued_form(entry, seen, deal=None):
     form = deal_form(entry["hearts"], *(entry["taken_by"][c] for c in ("QS", "KS", "AS")), **seen)
     if deal is not None:
-        form["deal"] = str(deal)  # queue.js numbers each waiting deal
+        form["number"] = str(deal)  # queue.js numbers each waiting deal
     return form
 
 

@@ -106,12 +106,12 @@ def deal_entry(
         data = form_data_from_entry(fields, rules.n, entry) if entry else {}
         data.update(expect=page_mark(stored, number), key=new_key())
         if number is None:
-            data["deal"] = plan.number
+            data["number"] = plan.number
         form = deal_form(fields, names, data=data)
     else:
         formdata["expect"] = page_mark(stored, number)
         if number is None:
-            formdata["deal"] = str(plan.number)
+            formdata["number"] = str(plan.number)
         if not keep_key or not formdata.get("key"):
             formdata["key"] = new_key()
         try:

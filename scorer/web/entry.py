@@ -2,7 +2,7 @@
 the choice between two entries of one deal, and a deal deleted on another phone
 while this one edited it.
 
-A new deal's form names the table's deal it records (its hidden ``deal``) and
+A new deal's form names the table's deal it records (its hidden ``number``) and
 the page it was drawn at (``expect``): the store keeps the next deal, says so
 when the deal is in already and the same, and keeps a different entry beside
 the stored one until a scorer chooses (``store.record_deal``). Nothing typed is
@@ -64,7 +64,7 @@ def sentence(text: str) -> str:
 
 
 def posted_deal(mark: str, given: str | None) -> int | None:
-    """The table's deal a new-deal page records: its ``deal`` field, else (a page
+    """The table's deal a new-deal page records: its ``number`` field, else (a page
     drawn by an older Scorer) the one after the deals its mark counted."""
     number = whole_number(given or "")
     if number:
@@ -179,7 +179,7 @@ def deal_page(stored: store.Stored, number: int | None):
     if request.method == "GET":
         return render_deal(stored, number)
     formdata = request.form.copy()
-    mark, deal = formdata.get("expect") or "", formdata.get("deal")
+    mark, deal = formdata.get("expect") or "", formdata.get("number")
     rules, plan, gone = posted_plan(stored, number, mark, deal)
     if plan is None:
         message = _("The match is over: no more deals.")

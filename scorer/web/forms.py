@@ -219,7 +219,7 @@ def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict |
 
     class DealForm(FlaskForm):
         expect = HiddenField()  # what the page saw: store.Stored.deal_mark / next_mark
-        deal = HiddenField()  # a new deal's number: the table's deal this entry records
+        number = HiddenField()  # a new deal's: the number of the table's deal it records
         key = HiddenField()  # the page's idempotency key: a second tap repeats, not redoes
 
     for f in fields:
