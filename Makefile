@@ -11,7 +11,7 @@ TRANSLATIONS := scorer/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run dev test format chromium setup bench soak clean screenshots catalogs icons
+.PHONY: run dev test stress format chromium setup bench soak clean screenshots catalogs icons
 
 setup: $(STAMP) instance $(COMPILED)
 
@@ -45,11 +45,19 @@ run: setup
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
 
-# The linter and the formatter's check first (pyproject's [tool.ruff]), then every test.
+# The linter and the formatter's check first (pyproject's [tool.ruff]), then every test;
+# repeated trials a few times each (enough to fail on the bug each guards).
 test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not stress"
+
+# The full counts (100 stale pages, 50 races a pair, 100 two-phone races, the table
+# simulation's thousands of tables) and the largest match: minutes, not part of make test.
+STRESSED := tests/test_concurrency.py tests/test_versioned_writes.py tests/test_sharing.py \
+	tests/test_limits.py tests/test_table_sim.py
+stress: setup
+	SCORER_STRESS=1 $(BIN)/python -m pytest $(STRESSED)
 
 # Apply the formatter and ruff's safe fixes (sorted imports and the like).
 format: setup

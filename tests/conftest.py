@@ -3,6 +3,7 @@ browser fixtures pointed at Debian's Chromium (see shared/notes/browser-tests.md
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -15,6 +16,16 @@ from werkzeug.serving import make_server
 
 from scorer import create_app
 from scorer.web.access import COOKIE
+
+# `make test` runs each repeated trial a few times, enough to fail on the bug it
+# guards; `make stress` (SCORER_STRESS=1) runs the full counts and the largest
+# cases (marked `stress`, left out of `make test`).
+STRESS = os.environ.get("SCORER_STRESS") == "1"
+
+
+def trials(full: int, quick: int) -> int:
+    """How many times a repeated trial runs: ``full`` under `make stress`."""
+    return full if STRESS else quick
 
 
 class ScorerClient(FlaskClient):

@@ -1,7 +1,8 @@
 """Two phones, one match: stale pages, repeats and races, through real requests.
 
 The race tests start a threaded server on a free port and send each pair of
-writes from two threads released together, 50 times a pair, through the pages'
+writes from two threads released together, 50 times a pair (`make stress`;
+10 in `make test`), through the pages'
 forms and through the API. Whatever the interleaving: no 5xx, at least one of
 the two is accepted, and the deals stored at the end are what some serial
 order of the accepted writes gives (the refused ones change nothing).
@@ -24,11 +25,13 @@ from werkzeug.serving import make_server
 
 from scorer import create_app, store
 
+from .conftest import trials
+
 D = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 X = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
 E = {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}
 F = {"hearts": [1, 2, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 0}}
-TRIALS = 50
+TRIALS = trials(50, 10)  # a pair of writes raced this many times
 
 
 # --- two phones against a real server -----------------------------------------

@@ -8,6 +8,8 @@ import itertools
 import json
 import random
 
+import pytest
+
 from scorer import MAX_BODY
 from scorer.autoplay import play_match
 from scorer.engine.players import RANDOM
@@ -38,6 +40,7 @@ def largest_record() -> dict:
     }
 
 
+@pytest.mark.stress  # `make stress`: 2,000 deals card by card, about 25 s
 def test_the_largest_match_allowed_goes_out_and_back_in(client):
     record = largest_record()
     r = client.post("/api/matches", json=record)

@@ -15,6 +15,8 @@ from werkzeug.serving import make_server
 
 from scorer import create_app, store
 
+from .conftest import trials
+
 BM = {
     "name_0": "Ala",
     "name_1": "Bartek",
@@ -237,7 +239,7 @@ def test_two_phones_saving_deal_n_at_once_store_it_once_or_keep_both_for_a_choic
             key = store.get(db, mid).edit_key
         send(b, f"/m/{mid}/score?key={key}")
         stored_deals = 0
-        for trial in range(100):
+        for trial in range(trials(100, 20)):
             same = trial % 2 == 1  # every other time both phones typed the same deal
             pa, pb = send(a, f"/m/{mid}/deal")[1], send(b, f"/m/{mid}/deal")[1]
             barrier, out = threading.Barrier(2), {}

@@ -10,6 +10,10 @@ import re
 
 from scorer import store
 
+from .conftest import trials
+
+TRIALS = trials(100, 20)  # each stale page, this many times
+
 D = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 X = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
 E = {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}
@@ -57,8 +61,8 @@ def delete_button(page) -> dict:
     return {"seen": found.group(1), "key": found.group(2)}
 
 
-def test_a_stale_delete_with_identical_deals_is_refused_100_of_100(client):
-    for _trial in range(100):
+def test_a_stale_delete_with_identical_deals_is_refused_every_time(client):
+    for _trial in range(TRIALS):
         mid = new_match(client, [D, D, X])
         a, b = opened(client, f"/m/{mid}/deal/1"), opened(client, f"/m/{mid}/deal/1")
         client.post(f"/m/{mid}/deal/1/delete", data=delete_button(a))
@@ -73,8 +77,8 @@ def opened_value(page: str, name: str) -> str:
     return html.unescape(re.search(rf'name="{name}" value="([^"]*)"', page).group(1))
 
 
-def test_a_stale_edit_with_identical_deals_edits_the_deal_it_showed_100_of_100(client):
-    for _trial in range(100):
+def test_a_stale_edit_with_identical_deals_edits_the_deal_it_showed_every_time(client):
+    for _trial in range(TRIALS):
         mid = new_match(client, [D, D, X])
         a, b = opened(client, f"/m/{mid}/deal/1"), opened(client, f"/m/{mid}/deal/1")
         client.post(f"/m/{mid}/deal/1/delete", data=delete_button(a))
@@ -91,8 +95,8 @@ def test_a_stale_edit_with_identical_deals_edits_the_deal_it_showed_100_of_100(c
             assert deals(client, mid) == [E, D, X]
 
 
-def test_the_api_refuses_a_stale_write_with_if_match_100_of_100(client):
-    for _trial in range(100):
+def test_the_api_refuses_a_stale_write_with_if_match_every_time(client):
+    for _trial in range(TRIALS):
         mid = new_match(client, [D, D, X])
         etag = client.get(f"/api/matches/{mid}").headers["ETag"]
         first = client.delete(f"/api/matches/{mid}/deals/1", headers={"If-Match": etag})
