@@ -12,13 +12,16 @@
     var sw = navigator.serviceWorker;
     // ready: the worker is in charge and has this page (it came through the worker,
     // or the worker has fetched and kept it and its files since)
-    var kept = !!sw.controller;
+    // (a page that showed a one-time message came through it but was not kept:
+    // static/sw.js keeps a copy without it, fetched as a first visit's is)
+    var kept = !!sw.controller && !document.querySelector("p.flash");
     var mark = function () { if (sw.controller && kept) document.documentElement.setAttribute("data-offline", "ready"); };
     sw.addEventListener("controllerchange", mark);
     sw.register(worker).then(function () { return sw.ready; }).then(function (reg) {
       if (!kept && reg.active) {
-        // this page came before the worker took over (a first visit): it hands over
-        // its address and the files it needs, so that it opens without the network
+        // this page came before the worker took over (a first visit), or was not kept:
+        // it hands over its address and the files it needs, so that it opens without
+        // the network
         var urls = [location.href];
         document.querySelectorAll("link[rel~=stylesheet], link[rel~=icon], script[src]")
           .forEach(function (el) { urls.push(el.href || el.src); });

@@ -22,9 +22,12 @@ self.addEventListener("activate", function (event) {
 });
 
 // An answer worth keeping: a whole page or file of this site, not a download.
+// (A page that showed a one-time message, "Deal 3 saved.", is not the copy to open
+// offline: it would say it again; the next visit's copy is kept.)
 function keepable(response) {
   return response && response.status === 200 && response.type === "basic" && !response.redirected &&
-    !/attachment/i.test(response.headers.get("Content-Disposition") || "");
+    !/attachment/i.test(response.headers.get("Content-Disposition") || "") &&
+    !response.headers.get("Scorer-Flash");
 }
 
 function put(key, response) {

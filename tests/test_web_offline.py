@@ -158,3 +158,15 @@ def test_a_queued_deal_the_rules_refuse_comes_back_with_the_reason(client, app):
         "message": "Hearts add up to 14, but 13 are in play",
     }
     assert stored(app, mid).deals == []
+
+
+def test_a_page_that_shows_a_one_time_message_says_so(client):
+    """The service worker keeps no copy of such a page to open offline (static/sw.js)."""
+    mid = new_bm(client)
+    client.post(f"/m/{mid}/deal", data=queued_form(D1, marks(client, f"/m/{mid}/deal")))
+    said = client.get(f"/m/{mid}")
+    assert "Deal 1 saved." in text(said) and said.headers["Scorer-Flash"] == "1"
+    assert said.headers["Cache-Control"] == "no-store"  # no 304 brings the message back
+    again = client.get(f"/m/{mid}")
+    assert "Scorer-Flash" not in again.headers
+    assert "Scorer-Flash" in (STATIC / "sw.js").read_text()

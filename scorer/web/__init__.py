@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from flask import Flask, Response, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask_babel import format_date, format_datetime, format_time
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
@@ -85,6 +86,17 @@ def register(app: Flask) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(offline.bp)
+
+    @app.after_request
+    def once_only(response):
+        """A page that showed a flash ("Deal 3 saved.") is kept by nothing: not by
+        the service worker as the copy to open offline (static/sw.js), nor by the
+        browser's cache (its ETag names the match's version, not the message: a
+        304 would bring the message back)."""
+        if request_ctx.flashes:
+            response.headers["Scorer-Flash"] = "1"
+            response.headers["Cache-Control"] = "no-store"
+        return response
 
     @app.context_processor
     def globals_():
