@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
+import sys
+from contextlib import contextmanager
 from functools import partial
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +91,43 @@ def bind(game: str, **defaults):
     """record, computed and refused for one game's tests."""
     make = partial(make_record, game, **defaults)
     return make, partial(replay, make), partial(refusal, make)
+
+
+ROOT = Path(__file__).resolve().parent.parent
+GUNICORN = Path(sys.executable).parent / "gunicorn"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def gunicorn(tmp_path: Path, workers: int = 1):
+    """Scorer served as `make run` serves it (gunicorn.conf.py) on a free port of
+    127.0.0.1 with an instance folder of its own; yields (port, instance, log:
+    its output, read after the block), and stops it."""
+    port, instance = free_port(), tmp_path / "instance"
+    log = open(tmp_path / "server.log", "w+")
+    env = {
+        **os.environ,
+        "HOST": "127.0.0.1",
+        "PORT": str(port),
+        "SCORER_INSTANCE": str(instance),
+        "WORKERS": str(workers),
+    }
+    proc = subprocess.Popen(
+        [str(GUNICORN), "--config", "gunicorn.conf.py", "scorer:create_app()"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        yield port, instance, log
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        log.seek(0)

@@ -4,8 +4,6 @@ an empty instance folder, the schema is made once and every one comes up."""
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -17,14 +15,9 @@ import pytest
 
 from scorer import schema
 
+from .helpers import gunicorn
+
 ROOT = Path(__file__).resolve().parent.parent
-GUNICORN = Path(sys.executable).parent / "gunicorn"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def migrations_applied(database: Path) -> list[str]:
@@ -70,24 +63,7 @@ def test_eight_processes_making_the_app_at_once_on_an_empty_folder(tmp_path):
 @pytest.mark.parametrize("attempt", range(3))
 def test_make_run_with_four_workers_on_an_empty_folder_comes_up_clean(tmp_path, attempt):
     """As `make run` starts it (gunicorn.conf.py), four workers racing."""
-    port, instance = free_port(), tmp_path / "instance"
-    log = open(tmp_path / "server.log", "w+")
-    env = {
-        **os.environ,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "SCORER_INSTANCE": str(instance),
-        "WORKERS": "4",
-    }
-    proc = subprocess.Popen(
-        [str(GUNICORN), "--config", "gunicorn.conf.py", "scorer:create_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    try:
+    with gunicorn(tmp_path, workers=4) as (port, instance, log):
         answers = []
         end = time.monotonic() + 60
         while time.monotonic() < end and len(answers) < 8:  # several answers: several workers
@@ -97,10 +73,6 @@ def test_make_run_with_four_workers_on_an_empty_folder_comes_up_clean(tmp_path, 
             except OSError:
                 time.sleep(0.1)
         assert answers == [200] * 8
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
-    log.seek(0)
     out = log.read()
     assert out.count("Booting worker") == 4, out
     assert "Worker failed to boot" not in out and "Traceback" not in out, out

@@ -6,30 +6,17 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 import zipfile
-from pathlib import Path
 
 import pytest
 
 from scorer.record import RecordError, read_json
 
-ROOT = Path(__file__).resolve().parent.parent
-GUNICORN = Path(sys.executable).parent / "gunicorn"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .helpers import gunicorn
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -57,25 +44,8 @@ def send(url: str, body: dict | None = None) -> tuple[int, bytes]:
 
 
 def test_the_access_log_of_a_real_server_never_holds_the_edit_key(tmp_path):
-    port, instance = free_port(), tmp_path / "instance"
-    log = open(tmp_path / "server.log", "w+")
-    env = {
-        **os.environ,
-        "HOST": "127.0.0.1",
-        "PORT": str(port),
-        "SCORER_INSTANCE": str(instance),
-        "WORKERS": "1",
-    }
-    proc = subprocess.Popen(
-        [str(GUNICORN), "--config", "gunicorn.conf.py", "scorer:create_app()"],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
+    with gunicorn(tmp_path) as (port, _instance, log):
+        base = f"http://127.0.0.1:{port}"
         end = time.monotonic() + 60
         while True:
             try:
@@ -93,10 +63,6 @@ def test_the_access_log_of_a_real_server_never_holds_the_edit_key(tmp_path):
         mid, key = record["id"], record["edit_key"]
         status, _body = send(f"{base}/m/{mid}/score?key={key}")
         assert status == 302
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
-    log.seek(0)
     out = log.read()
     assert f"/m/{mid}/score" in out, out  # the request is logged ...
     assert " 302 " in out, out
