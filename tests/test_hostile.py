@@ -17,6 +17,7 @@ import pytest
 from scorer.record import RecordError, read_json
 
 from .helpers import gunicorn
+from .test_sharing import BM  # a Black Maria new-match form, filled in
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -144,15 +145,6 @@ def test_a_record_nested_deep_is_a_400(client, runner, tmp_path):
 
 # --- 3. the new-match and set-up forms refuse names no browser would send ----------
 
-BM = {
-    "name_0": "Ala",
-    "name_1": "Bartek",
-    "name_2": "Celina",
-    "first_dealer": "0",
-    "opt_scoring": "black_maria",
-    "opt_end": "target",
-    "opt_spot_values": "10-10-10-15",
-}
 CONTROL = "may not hold a control character"
 NOT_UNICODE = "not valid Unicode"
 # (how the form is sent, the first name as sent, what the page says)
