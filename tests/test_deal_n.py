@@ -228,3 +228,19 @@ def test_the_api_names_the_deal_and_gets_the_same_answers(client):
     r = client.post(url, json=TWO)
     assert r.status_code == 201 and r.get_json()["totals"] == [17, 35, 34]
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [ONE, TWO]
+
+
+def test_keeping_the_stored_deal_can_be_undone_and_the_choice_waits_again(db):
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
+    kept = store.choose(db, m.id, cid, "keep")
+    (line,) = [x for x in store.history(db, m.id) if x["kind"] == "keep"]
+    assert line["undoable"] and line["entry"] == ONE and line["before"] == ONE_TYPO
+    undone = store.undo(db, m.id, kept.event)
+    assert (undone.kind, undone.number, undone.conflict) == ("reopen", 1, cid)
+    (waiting,) = store.conflicts(db, store.get(db, m.id))
+    assert waiting["id"] == cid and waiting["entry"] == ONE_TYPO
+    assert not [x for x in store.history(db, m.id) if x["kind"] == "keep"][0]["undoable"]
+    # chosen again, the other way: deal 1 as the other phone had it (17, 22, 4)
+    assert store.choose(db, m.id, cid, "replace").computed["totals"] == [17, 22, 4]

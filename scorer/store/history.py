@@ -30,7 +30,8 @@ UNDONE_AS = {"add": "delete", "restore": "delete", "edit": "edit", "delete": "re
 def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = None) -> Change:
     """Take back one change of the match's history, as a new change (nothing is
     erased): a deal added or restored is deleted again, an edit puts back the
-    entry it replaced, a deleted deal comes back in its place. Refused (Stale)
+    entry it replaced, a deleted deal comes back in its place, a conflict settled
+    by keeping the stored deal waits for the choice again. Refused (Stale)
     when the deal was changed again since: that later change comes first.
 
     Raises NotFound, Stale, KeyReused, DealError (the match cannot stand so)."""
@@ -52,6 +53,9 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
                 )
             back = json.loads(rows[0]["before"])
             out.append(_apply_setup(db, stored, back["players"], back["options"], event_id))
+            return out[0]
+        if rows and rows[0]["kind"] == "keep":
+            out.append(_reopen(db, stored, rows[0]))
             return out[0]
         if not rows or rows[0]["kind"] not in UNDONE_AS or not rows[0]["deal_id"]:
             raise NotFound(_("there is no change to undo there"))
@@ -114,6 +118,35 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
     return out[0]
 
 
+def _reopen(db: Database, stored, event: dict) -> Change:
+    """Undo of "keep deal N as stored": the other entry waits for the choice again."""
+    closed = db.execute(
+        "select id from conflicts where closed = ? and match_id = ?", [event["id"], stored.id]
+    ).fetchone()
+    number = stored.number_of(event["deal_id"])
+    if closed is None or number is None:
+        raise Stale(
+            _(
+                "deal %(n)s was changed again after that: undo the later change first",
+                n=number or event["deal"],
+            ),
+            number,
+        )
+    db.execute("update conflicts set closed = null where id = ?", [closed[0]])
+    new = _event(
+        db,
+        stored.id,
+        "reopen",
+        number,
+        json.loads(event["before"]),
+        event["deal_id"],
+        before=json.loads(event["entry"]),
+        undoes=event["id"],
+    )
+    standings = fold(stored.match, _kept(db, stored, lazy=True))
+    return Change("reopen", number, 0, standings, event=new, conflict=closed[0])
+
+
 def history(db: Database, match_id: int | str) -> list[dict]:
     """Every change of the match, oldest first, each with its entries read
     (``entry``, ``before``) and whether Undo can take it back now (``undoable``)."""
@@ -140,6 +173,14 @@ def _line(db: Database, event: dict) -> dict:
             "players": json.loads(current["players"]),
             "options": json.loads(current["options"]),
         }
+    elif event["kind"] == "keep":  # the other entry can wait for the choice again
+        line["undoable"] = bool(
+            db.execute(
+                "select 1 from conflicts c join deals d on d.id = c.deal_id "
+                "where c.closed = ? and d.deleted is null",
+                [event["id"]],
+            ).fetchone()
+        )
     elif event["kind"] in UNDONE_AS and event["deal_id"]:
         deal = db.execute(
             "select rev, deleted from deals where id = ?", [event["deal_id"]]

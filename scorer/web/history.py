@@ -59,6 +59,7 @@ def change_words(line: dict) -> str:
             "edit": _("Deal %(n)s put back as it was (an undo).", n=n),
             "restore": _("Deal %(n)s restored (an undo).", n=n),
             "setup": _("Players and options put back (an undo)."),
+            "reopen": _("Deal %(n)s waits for the choice again (an undo).", n=n),
         }
         return words.get(kind, kind)
     words = {
@@ -66,10 +67,8 @@ def change_words(line: dict) -> str:
         "edit": _("Deal %(n)s changed.", n=n),
         "delete": _("Deal %(n)s deleted.", n=n),
         "restore": _("Deal %(n)s restored.", n=n),
-        "same": _("Deal %(n)s entered again on another phone: the same, not stored twice.", n=n),
-        "conflict": _(
-            "Deal %(n)s entered differently on another phone: both kept for a choice.", n=n
-        ),
+        "same": _("Deal %(n)s entered twice, the same: stored once.", n=n),
+        "conflict": _("Deal %(n)s entered twice, differently: both kept for a choice.", n=n),
         "keep": _("Deal %(n)s kept as stored; the other entry set aside.", n=n),
         "delete_match": _("The match was moved to the trash."),
         "restore_match": _("The match was taken out of the trash."),
