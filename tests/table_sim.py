@@ -40,10 +40,12 @@ counted (``hand_fixes``): when nothing else can move (no phone's next entry
 can go, no choice is accepted, and a stored deal is wrong), the scorer
 dismisses the choices on the deals after the first wrong one (keep), deletes
 those deals from the end, puts the first wrong one right, and the table enters
-the deleted ones again. The simulation met it with two wrong deals in a row,
-each of which ends the match when the other is put right, so that every
-"replace" is refused (tests/test_table_sim.py's xfail case); with every stored
-deal true and nothing moving it raises ``Stuck``."""
+the deleted ones again. The simulation meets it about once in 5,000 tables:
+two stored deals wrong (in a row or not), each of which, put right while the
+other stays wrong, ends the match before a later stored deal, so that every
+"replace" is refused ("the match is already over"; tests/test_table_sim.py's
+xfail case). With every stored deal true and nothing moving it raises
+``Stuck``."""
 
 from __future__ import annotations
 
