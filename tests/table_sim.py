@@ -94,6 +94,7 @@ class Counts:
     keeps: int = 0
     replaces: int = 0
     choices_refused: int = 0  # a "replace" a later stored deal could not stand after
+    togethers: int = 0  # several deals replaced at once (store.choose_together)
     hand_fixes: int = 0  # the table put the deals right by hand (see the module's doc)
     lost: int = 0
     doubled: int = 0
@@ -115,7 +116,8 @@ class Counts:
             f"{self.replaces:,})  drafts {self.drafts:,}  gaps {self.gaps:,}  "
             f"repeats {self.repeats:,}  restarts {self.restarts:,}  "
             f"refused again {self.refused_again:,}  choices refused {self.choices_refused:,}  "
-            f"hand fixes {self.hand_fixes:,}  lost/doubled/misnumbered "
+            f"together {self.togethers:,}  hand fixes {self.hand_fixes:,}  "
+            f"lost/doubled/misnumbered "
             f"{self.lost}/{self.doubled}/{self.misnumbered}  anomalies {len(self.anomalies)}"
         )
 
@@ -437,7 +439,8 @@ class Table:
             if stall > 40:
                 if not all(p.online for p in self.phones):
                     continue
-                self.hand_fix()
+                if not self.together():
+                    self.hand_fix()
                 stall = 0
 
     # --- a phone sends ------------------------------------------------------------
@@ -590,6 +593,32 @@ class Table:
                 self.counts.keeps += 1
             if not every:
                 return made
+
+    def together(self) -> bool:
+        """No choice alone can stand (putting one wrong deal right ends the match
+        before a later wrong one): the scorers replace every deal whose other entry
+        is the table's, all at once, as the choice page offers. Whether it stood."""
+        listed = store.conflicts(self.db, store.get(self.db, self.match_id))
+        true = self.true_canon
+        chosen = [
+            c
+            for c in listed
+            if c["number"] and canon(c["entry"]) == true[c["number"] - 1] != canon(c["stored"])
+        ]
+        numbers = [c["number"] for c in chosen]
+        if len(chosen) < 2 or len(set(numbers)) != len(numbers):
+            return False
+        try:
+            store.choose_together(self.db, self.match_id, [c["id"] for c in chosen])
+        except (DealError, store.Stale):
+            return False
+        self.counts.togethers += 1
+        self.counts.replaces += len(chosen)
+        self.changes += 1
+        for c in chosen:
+            del self.open[(c["number"], canon(c["entry"]))]
+        self.resync()
+        return True
 
     def resync(self) -> None:
         """The shadow from the store (a replace re-checks the later deals)."""

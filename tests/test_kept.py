@@ -166,6 +166,7 @@ def test_adding_a_deal_folds_that_deal_only(db, monkeypatch):
         return result
 
     monkeypatch.setattr(store.kept, "fold", counting)  # the kept standings fold there
+    monkeypatch.setattr(store.writes, "fold", counting)  # and an edit
     monkeypatch.setattr(
         "scorer.match.fold", counting
     )  # checked_entry folds through the module's name

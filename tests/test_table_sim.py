@@ -91,13 +91,6 @@ D3, D4 = taken(0, 0, 0), taken(2, 2, 1)  # the table's: 8 6 2 0, then 8 6 4 2
 WRONG3, WRONG4 = taken(1, 1, 1), taken(3, 3, 0)  # saved first: 6 8 0 2 after deal 4
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=DealError,
-    reason="store.choose: two wrong deals in a row that each end the match with the "
-    "other put right cannot be settled by choices (each replace: 'the match is "
-    "already over')",
-)
 @pytest.mark.parametrize("first", [3, 4])
 def test_two_wrong_deals_in_a_row_are_put_right_by_the_scorers_choices(tmp_path, first):
     db = store.connect(str(tmp_path / "two_wrong.db"))
@@ -107,7 +100,39 @@ def test_two_wrong_deals_in_a_row_are_put_right_by_the_scorers_choices(tmp_path,
     for number, entry in enumerate([D1, D2, WRONG3, WRONG4, D5], start=1):
         assert store.record_deal(db, m.id, number, entry).kind == "add"
     conflicts = {n: store.record_deal(db, m.id, n, e).conflict for n, e in ((3, D3), (4, D4))}
-    for number in (first, 7 - first):
-        store.choose(db, m.id, conflicts[number], "replace")
+    # one deal put right alone ends the match before deal 5 (Ala or Bartek at 10):
+    # refused, nothing changed
+    with pytest.raises(DealError, match="the match is already over"):
+        store.choose(db, m.id, conflicts[first], "replace")
+    assert list(store.get(db, m.id).match.deals) == [D1, D2, WRONG3, WRONG4, D5]
+    # both at once, as the choice page offers when two deals wait: the table's deals
+    store.choose_together(db, m.id, [conflicts[first], conflicts[7 - first]])
     assert list(store.get(db, m.id).match.deals) == [D1, D2, D3, D4, D5]
+    assert store.conflicts(db, store.get(db, m.id)) == []
     db.close()
+
+
+def test_the_choice_page_offers_the_deals_that_wait_together(client):
+    """The same two wrong deals through the pages: the choice of deal 3 offers
+    deals 3 and 4 at once, and that puts the table's deals in."""
+    players = ["Ala", "Bartek", "Celina", "Darek"]
+    made = client.post(
+        "/api/matches",
+        json={"game": "slobberhannes", "players": players, "deals": [D1, D2, WRONG3, WRONG4, D5]},
+    ).get_json()
+    mid = made["id"]
+    ids = {
+        n: client.post(f"/api/matches/{mid}/deals?deal={n}", json=e).get_json()["conflict"]
+        for n, e in ((3, D3), (4, D4))
+    }
+    page = client.get(f"/m/{mid}/choice/{ids[3]}").get_data(as_text=True)
+    assert "Replace deals 3 and 4 with the other entries" in page
+    assert f'name="ids" value="{ids[3]},{ids[4]}"' in page
+    r = client.post(f"/m/{mid}/choice/{ids[3]}", data={"action": "replace", "key": "k1"})
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [D1, D2, WRONG3, WRONG4, D5]
+    r = client.post(
+        f"/m/{mid}/choice/{ids[3]}",
+        data={"action": "together", "ids": f"{ids[3]},{ids[4]}", "key": "k2"},
+    )
+    assert r.status_code == 302
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [D1, D2, D3, D4, D5]

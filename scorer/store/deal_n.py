@@ -179,7 +179,7 @@ def choose(
         if number is None:
             raise Stale(_("the deal this choice is about was deleted on another phone meanwhile"))
         if choice == "replace":
-            change = _edit(db, stored, number, found["entry"])
+            change = _edit(db, stored, {number: found["entry"]})
         elif choice == "next":
             if number != len(stored.deal_ids):
                 raise Stale(
@@ -204,6 +204,36 @@ def choose(
             )
             change = Change("keep", number, 0, standings, event=event)
         db.execute("update conflicts set closed = ? where id = ?", [change.event, conflict_id])
+        out.append(change)
+    return out[0]
+
+
+def choose_together(
+    db: Database, match_id: int | str, conflict_ids: list[int], *, key: str | None = None
+) -> Change:
+    """Replace several deals at once, each with the other entry of its conflict:
+    the table's choice where one replace alone cannot stand (putting one wrong
+    deal right ends the match before another wrong one, later). One deal a
+    conflict. Raises NotFound, Stale, KeyReused, DealError."""
+    digest = _request_digest("together", sorted(conflict_ids), None)
+    with _write(db, match_id, key, digest, None) as (stored, out):
+        if stored is None:
+            return out[0]
+        found = [conflict(db, stored, cid) for cid in conflict_ids]
+        if not found or None in found:
+            raise NotFound(_("there is no such choice to make"))
+        if any(f["closed"] is not None for f in found):
+            raise Stale(_("that choice was already made on another phone"))
+        if any(f["number"] is None for f in found):
+            raise Stale(_("the deal this choice is about was deleted on another phone meanwhile"))
+        numbers = [f["number"] for f in found]
+        if len(set(numbers)) != len(numbers):
+            raise Stale(_("two of these entries are for one deal: choose between them first"))
+        change = _edit(db, stored, {f["number"]: f["entry"] for f in found})
+        db.conn.executemany(
+            "update conflicts set closed = ? where id = ?",
+            [(change.event, cid) for cid in conflict_ids],
+        )
         out.append(change)
     return out[0]
 

@@ -25,7 +25,7 @@ from sqlite_utils import Database
 
 from .. import schema
 from ..i18n import _
-from ..match import COMPACT, Match, Standings, checked_entry, fold
+from ..match import COMPACT, Changed, Match, Standings, checked_entry, fold
 from .db import KeyReused, NotFound, Stale, now, writing
 from .kept import _keep, _kept
 from .listing import trash_since
@@ -332,30 +332,37 @@ def edit_deal(
     with _write(db, match_id, key, digest, if_version) as (stored, out):
         if stored is None:
             return out[0]
-        out.append(_edit(db, stored, _target(stored, number, mark), raw))
+        out.append(_edit(db, stored, {_target(stored, number, mark): raw}))
     return out[0]
 
 
-def _edit(db: Database, stored: Stored, number: int, raw: Any) -> Change:
-    """Put ``raw`` in place of deal ``number``, inside a write; later deals re-flow."""
-    deals, standings = checked_entry(stored.match, raw, number, _kept(db, stored, lazy=True))
-    deal_id = stored.deal_ids[number - 1]
-    db.execute(
-        "update deals set entry = ?, rev = rev + 1 where id = ?",
-        [_dump(deals[number - 1]), deal_id],
-    )
-    _keep_later_entries(db, stored, standings, number)
-    event = _event(
-        db,
-        stored.id,
-        "edit",
-        number,
-        deals[number - 1],
-        deal_id,
-        before=stored.match.deals[number - 1],
-        rev=stored.revs[number - 1] + 1,
-    )
-    return Change("edit", number, 0, standings, event=event)
+def _edit(db: Database, stored: Stored, entries: dict[int, Any]) -> Change:
+    """Put each entry in place of its deal (number → entry), inside a write, as one
+    change (each deal edited a line of the history); later deals re-flow.
+    DealError: one of them, or a later deal, cannot stand so."""
+    first, m = min(entries), stored.match
+    changed = Changed(m.deals, {n - 1: entry for n, entry in entries.items()})
+    trial = Match(m.game, m.options, m.players, m.first_dealer, changed)
+    standings = fold(trial, _kept(db, stored, lazy=True)[: first - 1])
+    checked = standings.rows.entries
+    for i in range(first - 1, len(checked)):  # those edited, and later ones now read anew
+        if i + 1 in entries or checked[i] != m.deals[i]:
+            db.execute(
+                "update deals set entry = ?, rev = rev + 1 where id = ?",
+                [_dump(checked[i]), stored.deal_ids[i]],
+            )
+    for n in sorted(entries):
+        event = _event(
+            db,
+            stored.id,
+            "edit",
+            n,
+            checked[n - 1],
+            stored.deal_ids[n - 1],
+            before=m.deals[n - 1],
+            rev=stored.revs[n - 1] + 1,
+        )
+    return Change("edit", first, 0, standings, event=event)
 
 
 def delete_deal(

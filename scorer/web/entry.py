@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import json
 
+from babel.lists import format_list
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import get_locale
 
 from .. import store
 from ..cards import display, is_card
@@ -346,23 +348,48 @@ def choice(match_id: str, conflict: int):
             stored_at=saved_at(stored, found["deal_id"]),
             next_free=number == len(stored.deal_ids) and standings.next is not None,
             waiting=len(store.conflicts(db(), stored)),
+            together=together(stored, found),
         )
     return render_template("choice.html", **context)
 
 
+def together(stored: store.Stored, found: dict) -> dict | None:
+    """The other deals that wait for a choice, one entry each: replacing them all
+    at once with this one is offered (putting one wrong deal right may end the
+    match before a later wrong one: then only all at once can stand).
+    {"ids": "3,7", "words": "Replace deals 3 and 4 with the other entries"}."""
+    waiting = [c for c in store.conflicts(db(), stored) if c["number"] is not None]
+    numbers = [c["number"] for c in waiting]
+    chosen = [found] + [
+        c for c in waiting if c["number"] != found["number"] and numbers.count(c["number"]) == 1
+    ]
+    if len(chosen) < 2:
+        return None
+    chosen.sort(key=lambda c: c["number"])
+    listed = format_list([str(c["number"]) for c in chosen], locale=str(get_locale()))
+    return {
+        "ids": ",".join(str(c["id"]) for c in chosen),
+        "words": _("Replace deals %(numbers)s with the other entries", numbers=listed),
+    }
+
+
 @bp.post("/m/<mid:match_id>/choice/<int:conflict>")
 def choose(match_id: str, conflict: int):
-    """A scorer's choice between two entries of one deal."""
+    """A scorer's choice between two entries of one deal (``together``: of
+    several deals at once, ``ids`` naming their conflicts)."""
     stored = scored_or_403(match_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
     action = request.form.get("action") or ""
-    if action not in store.CHOICES:
+    ids = [whole_number(i, 18) for i in (request.form.get("ids") or "").split(",")]
+    if action not in (*store.CHOICES, "together") or (action == "together" and None in ids):
         abort(400)
+    key = request.form.get("key") or None
     try:
-        change = store.choose(
-            db(), stored.id, conflict, action, key=request.form.get("key") or None
-        )
+        if action == "together":
+            change = store.choose_together(db(), stored.id, ids, key=key)
+        else:
+            change = store.choose(db(), stored.id, conflict, action, key=key)
     except DealError as e:
         flash(_("Not saved: %(why)s", why=e.message))
         return redirect(url_for(".choice", match_id=stored.pub, conflict=conflict))
@@ -373,6 +400,9 @@ def choose(match_id: str, conflict: int):
         abort(404)
     if change.kind != "keep":
         remember_change(stored.pub, change)
+    if action == "together":
+        flash(_("Those deals replaced; the totals after them re-flowed."))
+        return redirect(url_for("sheet.sheet", match_id=stored.pub))
     flash(
         {
             "keep": _(
