@@ -16,9 +16,12 @@ from scorer.engine.players import RandomPlayer
 from scorer.games import GAMES
 from scorer.match import DealError, Match
 
+from .conftest import trials
 from .table_sim import Sim, canon, checked, invalid, rules_for, typo
 
-TABLES = 1_000  # 13,671 observations; 32-37 s here (2 cores, another job loading them)
+# make test: 1,000 tables (13,671 observations; 32-37 s here, 2 cores, another job
+# loading them); make stress: 5,000
+TABLES = trials(5_000, 1_000)
 
 
 @pytest.fixture(scope="module")
