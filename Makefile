@@ -45,12 +45,13 @@ run: setup
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
 
-# The linter and the formatter's check first (pyproject's [tool.ruff]), then every test;
-# repeated trials a few times each (enough to fail on the bug each guards).
+# The linter and the formatter's check first (pyproject's [tool.ruff]), then every test
+# on both cores (pytest-xdist, a file to a worker); repeated trials a few times each
+# (enough to fail on the bug each guards).
 test: setup chromium
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -m "not stress"
+	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not stress"
 
 # The full counts (100 stale pages, 50 races a pair, 100 two-phone races, the table
 # simulation's thousands of tables) and the largest match: minutes, not part of make test.
