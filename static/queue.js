@@ -107,7 +107,6 @@
     var key = valueOf(fields, "key");
     var same = JSON.stringify(fields);
     var held = queue().filter(function (q) { return q.key === key && q.held; })[0];
-    if (held) unqueue(key);
     var clash = !held && (read(SENT, []).indexOf(key) >= 0 || queue().some(function (q) {
       return q.key === key && JSON.stringify(q.fields) !== same;
     }));
@@ -179,8 +178,10 @@
 
   function enqueue(item) {
     var q = queue();
-    if (q.some(function (other) { return other.key === item.key; })) return true; // already waiting
-    q.push(item);
+    var at = q.findIndex(function (other) { return other.key === item.key; });
+    if (at >= 0 && !q[at].held) return true; // already waiting
+    // a refused entry put right takes its place: the deals after it wait for it
+    if (at >= 0) q[at] = item; else q.push(item);
     return write(QUEUE, q);
   }
 
@@ -279,7 +280,8 @@
   // that wait: for the deal after them. Never back: a deal sent meanwhile stays sent.
   function renumber(waiting) {
     var el = document.querySelector("[data-deal]");
-    if (!el || el.hasAttribute("data-typed")) return;
+    // a form the server drew with what was typed and why it was refused holds that entry
+    if (!el || el.hasAttribute("data-typed") || document.getElementById("error")) return;
     var form = el.tagName === "FORM" ? el : null;
     var drawn = parseInt(el.getAttribute("data-deal"), 10);
     var input = form && form.querySelector("input[name=number]");

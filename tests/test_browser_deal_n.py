@@ -220,3 +220,34 @@ def test_the_sheet_form_takes_two_deals_in_a_row_offline(page, live_server):
     ]
     expect(page.locator("table.deals tbody tr:not(.waiting)")).to_have_count(3, timeout=5000)
     assert totals(page) == [26, 60, 43]  # 17 + 7 + 2, 23 + 5 + 32, 3 + 31 + 9
+
+
+def test_a_deal_refused_when_it_arrives_stays_on_the_phone_until_put_right(page, live_server):
+    """Offline, deal 1 typed with 14 hearts and deal 2 after it: back online deal 1
+    is refused and stays on the phone with the reason, deal 2 waits behind it; put
+    right, both are stored in order."""
+    sheet = start(page, live_server)
+    cut_network(page)
+    fill_deal(page, [4, 6, 4], 0, 1, 1)  # 14 hearts: the rules say no
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
+    fill_deal(page, [0, 5, 8], 2, 2, 0)
+    page.get_by_role("button", name="Save deal 2").tap()
+    expect(page.get_by_role("button", name="Save deal 3")).to_be_visible()
+    restore_network(page)
+    note = page.locator("#queue-note")
+    expect(note).to_contain_text(
+        "Deal 1: not saved — Hearts add up to 14, but 13 are in play", timeout=20000
+    )
+    expect(note).to_contain_text("Deal 2: not saved yet")
+    assert stored_deals(live_server, sheet) == []
+    go(page, note.get_by_role("button", name="Open it"))
+    expect(page.locator("#error")).to_contain_text("add up to 14")
+    assert page.input_value("#hearts__2") == "4"  # what was typed, on its form
+    page.fill("#hearts__2", "3")
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("#queue-note")).to_contain_text("Deal 2 saved.", timeout=20000)
+    assert stored_deals(live_server, sheet) == [
+        deal([4, 6, 3], 0, 1, 1),
+        deal([0, 5, 8], 2, 2, 0),
+    ]
