@@ -189,22 +189,28 @@
 
   // Send what waits, oldest first; stop at the first that still cannot go. A refused
   // entry is held (with the server's reason) and holds back its match's later deals.
+  // A deal the server says waits for an earlier one (another phone's) holds back
+  // its own match only: the next match's deals go on (``skip``).
   var flushing = false;
-  function flush() {
+  function flush(skip) {
     if (flushing) return;
+    skip = skip || {};
     var q = queue();
     var blocked = {};
     var item = null;
     for (var i = 0; i < q.length; i++) {
       if (q[i].held) { blocked[q[i].home] = true; continue; }
-      if (!blocked[q[i].home]) { item = q[i]; break; }
+      if (!blocked[q[i].home] && !skip[q[i].home]) { item = q[i]; break; }
     }
     if (!item) return;
     flushing = true;
     send(item, false).then(function (answer) {
       flushing = false;
       var outcome = answer.outcome;
-      if (outcome === "waiting") return;
+      if (outcome === "waiting") {
+        if (answer.number) { skip[item.home] = true; flush(skip); } // the server's "not yet"
+        return;
+      }
       if (outcome === "refused") {
         update(item.key, { held: answer.message || "?" });
         notes();
@@ -237,7 +243,7 @@
       var open = document.createElement("button");
       open.type = "button";
       open.textContent = box.getAttribute("data-open");
-      open.addEventListener("click", function () { present(q); });
+      open.addEventListener("click", function () { reopen(q); });
       p.appendChild(document.createTextNode(" "));
       p.appendChild(open);
     });
@@ -245,6 +251,23 @@
     box.hidden = !box.childNodes.length;
     rows(waiting);
     renumber(waiting);
+  }
+
+  // "Open it": sent once more first (what refused it may have gone: an earlier deal
+  // put right on another phone); still refused, its form with the reason, to put right.
+  function reopen(q) {
+    send(q, true).then(function (answer) {
+      var outcome = answer.outcome;
+      if (outcome === "waiting") return; // no network: it stays, held
+      if (outcome === "refused" || outcome === "present") { present(q); return; }
+      unqueue(q.key);
+      saved(q);
+      forgetDraft(q);
+      if (answer.message) told.push(answer.message);
+      notes();
+      if (outcome === "conflict" && answer.go) { location.assign(answer.go); return; }
+      flush();
+    });
   }
 
   function line(box, text) {
@@ -469,7 +492,7 @@
     setUpAll();
     notes();
     flush();
-    window.addEventListener("online", flush);
+    window.addEventListener("online", function () { flush(); });
     window.addEventListener("storage", notes); // another tab queued or sent something
     window.addEventListener("pageshow", function (event) { if (event.persisted) { notes(); flush(); } });
     document.addEventListener("visibilitychange", function () { if (!document.hidden) flush(); });

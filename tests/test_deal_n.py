@@ -7,6 +7,7 @@ three players: a heart 1, Q♠ 13, K♠ 10, A♠ 7; 13 hearts and 43 points a de
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -244,3 +245,42 @@ def test_keeping_the_stored_deal_can_be_undone_and_the_choice_waits_again(db):
     assert not [x for x in store.history(db, m.id) if x["kind"] == "keep"][0]["undoable"]
     # chosen again, the other way: deal 1 as the other phone had it (17, 22, 4)
     assert store.choose(db, m.id, cid, "replace").computed["totals"] == [17, 22, 4]
+
+
+def test_a_page_drawn_after_a_deal_deleted_since_numbers_from_its_place(db):
+    """Drawn after deal 2, and deal 2 itself deleted since: the page's deal 3 is the
+    deal after deal 1 now, deal 2 (never a deal that waits for nothing)."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, TWO)
+    anchor = store.get(db, m.id).next_mark()
+    store.delete_deal(db, m.id, 2)
+    change = store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    assert (change.kind, change.number) == ("add", 2)
+    assert deals_of(db, m) == [ONE, THREE]
+
+
+def test_an_edit_sent_again_after_it_met_a_change_gets_the_same_choice(client):
+    """The answer to an edit kept for a choice was lost; the phone sends it again
+    under the same key: the same choice page, never 'key already used'."""
+    mid = api_match(client)
+    client.post(f"/api/matches/{mid}/deals", json=ONE)
+    client.get(f"/m/{mid}")  # this browser made the match: it scores it
+    page = client.get(f"/m/{mid}/deal/1").get_data(as_text=True)
+    mark = re.search(r'name="expect" type="hidden" value="([^"]*)"', page).group(1)
+    client.put(f"/api/matches/{mid}/deals/1", json=TWO)  # another phone changed deal 1
+    form = {
+        "expect": mark,
+        "key": "k-edit",
+        "hearts__0": "4",
+        "hearts__1": "5",
+        "hearts__2": "4",
+        "taken_by_QS": "0",
+        "taken_by_KS": "1",
+        "taken_by_AS": "1",
+    }
+    first = client.post(f"/m/{mid}/deal/1", data=form)
+    again = client.post(f"/m/{mid}/deal/1", data=form)
+    assert first.status_code == again.status_code == 302
+    assert "/choice/" in first.location and again.location == first.location
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [TWO]

@@ -32,15 +32,18 @@ from .writes import (
 )
 
 
-def anchored(stored: Stored, number: int, anchor: str | None) -> int:
+def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> int:
     """The number, as the match stands now, of deal ``number`` of a page drawn
     at ``anchor`` (its ``Stored.next_mark()``: the deals then, the last one's
-    id). A deal deleted since before that last one moves the number up with it."""
+    id). A deal deleted since, that last one included, moves the number up."""
     seen = parse_mark(anchor) if anchor and "." in anchor else None
     if seen is None or seen[1] == 0:
         return number
     count, last = seen
     where = stored.number_of(last)
+    if where is None:  # that deal deleted: the live deals before its place
+        gone = deleted_deal(db, stored, last)
+        where = gone["number"] - 1 if gone else None
     return number if where is None else where + (number - count)
 
 
@@ -79,7 +82,7 @@ def record_deal(
         if stored is None:
             return out[0]
         count = len(stored.deal_ids)
-        number = anchored(stored, number, anchor)
+        number = anchored(db, stored, number, anchor)
         if number > count + 1 or number < 1:
             raise Gap(_("deal %(n)s is not entered yet: it comes first", n=count + 1), count + 1)
         if number == count + 1:

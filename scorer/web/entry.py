@@ -106,7 +106,9 @@ def save_deal(
         except store.Stale as e:
             if e.number is None:  # deleted meanwhile, or a mark that names no deal
                 raise
-            change = store.record_deal(db(), match_id, e.number, entry, key=key, browser=browser)
+            # under a key of its own: a retry of this edit meets the same Stale first
+            again = key and f"{key}:deal"
+            change = store.record_deal(db(), match_id, e.number, entry, key=again, browser=browser)
     if change.kind in ("add", "edit"):
         remember_change(match_id, change)
     message = said(change)
@@ -158,7 +160,8 @@ def posted_plan(stored: store.Stored, number: int | None, mark: str, deal: str |
     count = len(stored.deal_ids)
     if number is None:
         wanted = posted_deal(mark, deal)
-        at = store.anchored(stored, wanted, mark if "." in mark else None) if wanted else None
+        anchor = mark if "." in mark else None
+        at = store.anchored(db(), stored, wanted, anchor) if wanted else None
         if at and 1 <= at <= count:
             return standings.rules, standings.rows[at - 1].plan, None
         return standings.rules, standings.next, None
