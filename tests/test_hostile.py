@@ -17,6 +17,7 @@ import pytest
 from scorer.record import RecordError, read_json
 
 from .helpers import gunicorn
+from .test_record import EXAMPLE
 from .test_sharing import BM  # a Black Maria new-match form, filled in
 
 
@@ -227,15 +228,7 @@ def test_the_forms_still_take_names_in_any_script_and_trim_spaces(client):
 
 # --- 4. a record's unknown top-level field is refused by name --------------------
 
-RECORD = {
-    "format": "scorer-record",
-    "version": 1,
-    "game": "black_maria",
-    "options": {"players": 3, "scoring": "black_maria", "omnibus": False, "target": 100},
-    "players": ["Ala", "Bartek", "Celina"],
-    "first_dealer": 0,
-    "deals": [D1],
-}
+RECORD = {**EXAMPLE, "deals": [D1]}  # RECORD.md's example, one deal
 
 
 def import_record(client, record: dict):

@@ -9,8 +9,9 @@ the stored one until a scorer chooses (``store.record_deal``). Nothing typed is
 lost on the way: it is stored, found the same, kept for the choice, or drawn
 back on its form with the reason.
 
-The phone's offline queue (static/queue.js) posts the same forms with the header
-``X-Scorer-Queue: 1`` and gets the outcome as JSON instead of a page."""
+The phone's queue (static/queue.js) posts the same forms with the header
+``X-Scorer-Queue`` (``now`` as Save is tapped, ``1`` for a deal sent later) and
+gets the outcome as JSON instead of a page."""
 
 from __future__ import annotations
 
