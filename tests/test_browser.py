@@ -15,8 +15,16 @@ from scorer.games import GAMES
 from scorer.match import Match, fold
 
 pytestmark = pytest.mark.browser
-# Phone screenshots go to a scratch folder; `make screenshots` writes the README's into docs/.
+# `make screenshots` writes the docs' phone pictures into docs/ (SCORER_SHOTS); make test
+# takes none (a full-page picture costs a quarter of a second or more).
 SHOTS = Path(os.environ.get("SCORER_SHOTS") or tempfile.mkdtemp(prefix="scorer-shots-"))
+
+
+def shot(target, name: str, **options) -> None:
+    """A picture of a page or an element for docs/, under `make screenshots` only."""
+    if os.environ.get("SCORER_SHOTS"):
+        SHOTS.mkdir(exist_ok=True)
+        target.screenshot(path=str(SHOTS / name), **options)
 
 
 def totals(page):
@@ -75,8 +83,7 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     enter_deal(page, [2, 1, 10], 1, 2, 2)
     assert totals(page) == [26, 42, 61]
     assert "★ place 1" in page.locator(".total").nth(0).inner_text()
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "sheet-phone.png"), full_page=True)
+    shot(page, "sheet-phone.png", full_page=True)
 
     # fix deal 1: Ala had 3 hearts and Celina 4 → deal 1 is 16, 23, 4 → 25, 42, 62
     go(page, page.get_by_role("link", name="Edit deal 1"))
@@ -114,7 +121,7 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     assert page.locator(".result").inner_text().strip().startswith("Ala wins")
     assert page.get_by_role("link", name=re.compile(r"^Enter deal")).count() == 0
     assert page.locator("form.deal").count() == 0
-    page.screenshot(path=str(SHOTS / "end-phone.png"), full_page=True)
+    shot(page, "end-phone.png", full_page=True)
 
 
 def test_entry_form_on_a_phone_has_big_targets(page, live_server):
@@ -132,7 +139,7 @@ def test_entry_form_on_a_phone_has_big_targets(page, live_server):
     assert targets.count() == 14 + 9 + 3
     for box in (targets.nth(k).bounding_box() for k in range(targets.count())):
         assert box["height"] >= 44 and box["width"] >= 44
-    page.screenshot(path=str(SHOTS / "deal-phone.png"), full_page=True)
+    shot(page, "deal-phone.png", full_page=True)
     # a double tap on Save stores one deal
     tap_owner(page, "QS", 0)
     tap_owner(page, "KS", 0)
@@ -179,7 +186,7 @@ def test_check_a_black_maria_deal_trick_by_trick_and_save(page_without_js, live_
         winner = f"→ {names[played.captured.winners[k]]}"
         assert page.locator(".deck .now .won").inner_text() == winner
         assert page.locator("ol.tricks li").nth(k).locator(".won").text_content() == winner
-    page.screenshot(path=str(SHOTS / "check-phone.png"), full_page=True)
+    shot(page, "check-phone.png", full_page=True)
     derived = [
         int(x)
         for x in page.locator("section.compare tbody tr").first.locator("td").all_inner_texts()

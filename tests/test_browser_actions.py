@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import SHOTS, totals
+from .test_browser import shot, totals
 from .test_browser_chart import create
 
 pytestmark = pytest.mark.browser
@@ -63,7 +63,7 @@ def test_a_black_maria_deal_in_6_actions_from_the_sheet(page, live_server):
     deal = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
     page.goto(create(page.context, live_server, "black_maria", [deal], 3))
     assert page.get_by_role("link", name="Enter deal 2").count() == 0  # the form is here
-    page.screenshot(path=str(SHOTS / "sheet-entry-phone.png"))
+    shot(page, "sheet-entry-phone.png")
     # a player's chips line up: the same column in every row, under that player's count
     count_x = columns(page, "fieldset.counts input")
     for card in ("QS", "KS", "AS"):
@@ -98,7 +98,7 @@ def test_metamorphosis_deal_1_in_10_actions_with_no_scroll(page, live_server):
     page.goto(create(page.context, live_server, "metamorphosis", [], 3))
     act = Actions(page)
     act.tap(page.get_by_role("link", name="Enter deal 1"), navigates=True)
-    page.screenshot(path=str(SHOTS / "deal-metamorphosis-phone.png"))
+    shot(page, "deal-metamorphosis-phone.png")
     # RULES.md example: declarations A, 2, A; tricks 3, 5, (4); clubs 3, 5, 0
     # → -12, -20, 0 and Celina wins the deal she declared: +10
     for seat, value in enumerate([1, 2, 1]):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from .helpers import record
-from .test_browser import SHOTS
+from .test_browser import shot
 
 pytestmark = pytest.mark.browser
 
@@ -74,5 +74,4 @@ def test_the_chart_fits_a_320_px_phone(
 
 def test_chart_on_a_phone_for_the_readme(page, live_server):
     page.goto(create(page.context, live_server, "hearts", HEARTS, 4))
-    SHOTS.mkdir(exist_ok=True)
-    page.locator("figure.chart").screenshot(path=str(SHOTS / "chart-phone.png"))
+    shot(page.locator("figure.chart"), "chart-phone.png")

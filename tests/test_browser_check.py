@@ -15,7 +15,7 @@ from scorer.engine import RANDOM, play_deal
 from scorer.games import GAMES
 from scorer.match import Match, fold
 
-from .test_browser import SHOTS, go, totals
+from .test_browser import go, shot, totals
 
 pytestmark = pytest.mark.browser
 
@@ -82,7 +82,7 @@ def test_a_hearts_deal_in_52_card_taps_and_save_with_no_reload_and_no_scroll(pag
     derived = page.locator("section.compare tbody tr").first.locator("td").all_inner_texts()
     assert [int(x) for x in derived] == points
     assert loads == [] and page.evaluate("window.sameDocument") is True
-    page.screenshot(path=str(SHOTS / "check-hearts-phone.png"))
+    shot(page, "check-hearts-phone.png")
     go(page, save)
     taps += 1
     assert taps == 53
@@ -146,7 +146,7 @@ def test_the_check_at_320_px_cuts_nothing_off(browser, browser_context_args, liv
     )
     assert widths and min(widths) >= 44, min(widths)  # a thumb's width, even at 320 px
     page.locator("details.played summary").tap()
-    page.screenshot(path=str(SHOTS / "check-320.png"))
+    shot(page, "check-320.png")
     context.close()
 
 
@@ -160,7 +160,7 @@ def test_the_auction_one_tap_a_call_without_reloads(page, live_server):
     page.get_by_text("How the auction goes").tap()
     expect(rule).to_be_visible()
     page.get_by_text("How the auction goes").tap()
-    page.screenshot(path=str(SHOTS / "auction-phone.png"))
+    shot(page, "auction-phone.png")
     loads = watch_loads(page)
     bids = page.locator("input[name=bids]")
     # a call no type has (only a tampered page sends one) is refused in place

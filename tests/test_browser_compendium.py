@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import SHOTS, totals
+from .test_browser import shot, totals
 from .test_browser_games import enter, save, start, tap
 
 pytestmark = pytest.mark.browser
@@ -73,7 +73,7 @@ def test_metamorphosis_round_with_declarations(page, live_server):
     assert totals(page) == [-17, 4, 25]
     # round 2: whoever led deal 1 of round 1 (Bartek) deals
     assert "Deal 5 (round 2, deal 1 of 4)" in facts(page) and "Bartek shuffles" in facts(page)
-    page.screenshot(path=str(SHOTS / "metamorphosis-phone.png"), full_page=True)
+    shot(page, "metamorphosis-phone.png", full_page=True)
 
 
 # Each deal: the calls in order, then the attackers' counts.
@@ -130,4 +130,4 @@ def test_variety_full_game_with_auctions(page_without_js, live_server):
         save(page)
         assert totals(page) == running
     assert page.locator(".result").inner_text().strip().startswith("Ala wins")
-    page.screenshot(path=str(SHOTS / "variety-phone.png"), full_page=True)
+    shot(page, "variety-phone.png", full_page=True)

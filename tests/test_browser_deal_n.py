@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser import SHOTS, go, tap_owner, totals
+from .test_browser import go, shot, tap_owner, totals
 from .test_browser_offline import cut_network, enter, restore_network, start, stored_deals
 from .test_browser_sharing import fill_deal
 
@@ -84,9 +84,9 @@ def test_a_phone_offline_for_three_deals_alone_sends_them_in_order(
     expect(b.get_by_role("link", name="Enter deal 16")).to_be_visible()
     # the sheet the phone kept is not one that said a one-time message
     assert b.get_by_text("You score this match on this phone now.").count() == 0
-    b.screenshot(path=str(SHOTS / "waiting-phone.png"))  # the first screen: what waits
+    shot(b, "waiting-phone.png")  # the first screen: what waits
     b.locator("table.deals tr.waiting").last.scroll_into_view_if_needed()
-    b.screenshot(path=str(SHOTS / "waiting-rows-phone.png"))
+    shot(b, "waiting-rows-phone.png")
     b.evaluate("window.scrollTo(0, 0)")
     # the deal page for 16 says what follows from the number: Darek deals (16th deal,
     # first dealer Ala), Ala leads (the dealer's left)
@@ -154,9 +154,11 @@ def test_a_phone_offline_with_a_deal_that_differs_gets_one_choice(
         "Points · Celina",
     ]
     expect(b.locator(".choices button").first).to_have_text("Keep deal 13 as stored")
-    b.screenshot(path=str(SHOTS / "choice-phone.png"), full_page=True)
-    # the page stays while it is open: B's deal 14 went on (it follows A's deal 13)
-    b.wait_for_timeout(6000)
+    shot(b, "choice-phone.png", full_page=True)
+    # the page stays while it is open: B's deal 14 went on (it follows A's deal 13);
+    # a retry of the queue (as the network coming back sends) and a live poll later
+    b.evaluate("dispatchEvent(new Event('online'))")
+    b.wait_for_timeout(2500)
     assert b.get_by_role("heading", name="Deal 13: two entries").is_visible()
     assert stored_deals(live_server, sheet) == BEFORE + [D13, D14]  # nothing stored twice
     go(b, b.get_by_role("button", name="Keep deal 13 as stored"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import SHOTS, go
+from .test_browser import go, shot
 from .test_browser_a11y import serious, small_targets
 
 pytestmark = pytest.mark.browser
@@ -58,4 +58,4 @@ def test_the_home_page_lists_and_narrows_the_matches(page, live_server):
     page.goto(live_server + "/")
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert serious(page) == [] and small_targets(page) == []
-    page.screenshot(path=str(SHOTS / "home-phone.png"), full_page=False)
+    shot(page, "home-phone.png", full_page=False)

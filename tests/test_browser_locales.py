@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import SHOTS, go, tap_owner, totals
+from .test_browser import go, shot, tap_owner, totals
 from .test_browser_compendium import fill_first_deal
 
 pytestmark = pytest.mark.browser
@@ -72,8 +72,7 @@ def test_a_black_maria_deal_in_polish_on_a_phone(phone, live_server):
     tap_owner(page, "QS", 0)
     tap_owner(page, "KS", 1)
     tap_owner(page, "AS", 1)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "deal-phone-pl.png"), full_page=True)
+    shot(page, "deal-phone-pl.png", full_page=True)
     save(page)
     assert totals(page) == [17, 23, 3]
     words = page.locator("details.last").inner_text()
@@ -81,7 +80,7 @@ def test_a_black_maria_deal_in_polish_on_a_phone(phone, live_server):
     assert "1. miejsce" in page.locator(".total").nth(2).inner_text()
     assert "Rozdaje Bartek" in page.locator(".next").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(SHOTS / "sheet-phone-pl.png"), full_page=True)
+    shot(page, "sheet-phone-pl.png", full_page=True)
 
 
 def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_server):
@@ -100,8 +99,7 @@ def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_serv
         "Т (розыгрыш 1)"
     )
     fill_first_deal(page)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "deal-phone-ru.png"), full_page=True)
+    shot(page, "deal-phone-ru.png", full_page=True)
     save(page)
     assert totals(page) == [-12, -20, 10]
     facts = page.locator(".next").inner_text()
@@ -110,7 +108,7 @@ def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_serv
     assert "Bartek сбрасывает лишнее в закрытую: 3 карты." in facts
     assert "Ala добирает из колоды: 3 карты." in facts
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    page.screenshot(path=str(SHOTS / "metamorphosis-phone-ru.png"), full_page=True)
+    shot(page, "metamorphosis-phone-ru.png", full_page=True)
 
 
 # The pages with the longest words of each language: a Metamorphosis sheet

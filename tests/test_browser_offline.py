@@ -131,8 +131,9 @@ def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     assert totals(page) == [17, 23, 3]
     deals = stored_deals(live_server, sheet)
     assert deals == [{"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}]
-    # nothing is left to send: a later try sends nothing again
-    page.wait_for_timeout(6000)
+    # nothing is left to send: a later try (the network coming back again) sends nothing
+    page.evaluate("dispatchEvent(new Event('online'))")
+    page.wait_for_timeout(1000)
     assert len(stored_deals(live_server, sheet)) == 1
     # the next deal's form starts empty: the saved entry's draft is gone
     enter(page)

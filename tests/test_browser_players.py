@@ -8,7 +8,7 @@ import re
 import pytest
 
 from .helpers import record
-from .test_browser import SHOTS, go
+from .test_browser import go, shot
 from .test_browser_a11y import serious, small_targets
 from .test_players import M1, M2, M3, M4, M5
 
@@ -65,7 +65,7 @@ def test_a_player_page_on_a_phone(page, live_server):
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     assert small_targets(page) == []
     assert serious(page) == []
-    page.screenshot(path=str(SHOTS / "player.png"))
+    shot(page, "player.png")
     go(page, page.get_by_role("link", name="Bartek", exact=True))  # head to head
     versus = page.locator("section.versus")
     assert versus.locator("h2").inner_text() == "Ala and Bartek, head to head"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import SHOTS
+from .test_browser import shot
 from .test_browser_chart import create
 
 pytestmark = pytest.mark.browser
@@ -46,8 +46,7 @@ def test_at_320_px_the_deals_table_names_each_column_distinctly_and_readably(bro
         # a screen reader still reads the full name as the column's header
         assert th.evaluate("e => e.querySelector('.full').textContent") == NAMES[i]
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "sheet-320.png"), full_page=True)
+    shot(page, "sheet-320.png", full_page=True)
     context.close()
 
 
@@ -64,7 +63,7 @@ def test_at_768_px_the_sheet_uses_the_width_and_names_sit_over_their_numbers(bro
     assert chart["y"] < totals["y"] + totals["height"]
     assert table["y"] + table["height"] < 1024  # the deals in the first screen
     assert page.locator("table.deals thead th .short").first.is_visible()
-    page.screenshot(path=str(SHOTS / "sheet-768.png"), full_page=True)
+    shot(page, "sheet-768.png", full_page=True)
     page.goto(url + "/deal")
     for s in range(4):
         label = page.locator(f"label[for=hearts__{s}]").bounding_box()
@@ -72,5 +71,5 @@ def test_at_768_px_the_sheet_uses_the_width_and_names_sit_over_their_numbers(bro
         # right over its number, not across the page
         assert field["x"] <= label["x"] + label["width"] / 2 <= field["x"] + field["width"]
         assert 0 <= field["y"] - (label["y"] + label["height"]) < 8
-    page.screenshot(path=str(SHOTS / "deal-768.png"), full_page=True)
+    shot(page, "deal-768.png", full_page=True)
     context.close()

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser import SHOTS, go, tap_owner
+from .test_browser import go, shot, tap_owner
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
     # A shares: a watch link for B, a score link for C
     go(a, a.get_by_role("link", name=re.compile("^Share")))
     assert a.locator("img.qr").count() == 2
-    a.screenshot(path=str(SHOTS / "share-phone.png"), full_page=True)
+    shot(a, "share-phone.png", full_page=True)
     watch = a.locator(".share a").first.get_attribute("href")
     score = a.locator("details .link a").get_attribute("href")
     assert watch == sheet and "key=" in score
@@ -79,6 +79,6 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
     # the history, and undo from there
     go(a, a.get_by_role("link", name="History and undo"))
     assert a.get_by_text("Deal 2 saved.").is_visible()
-    a.screenshot(path=str(SHOTS / "history-phone.png"), full_page=True)
+    shot(a, "history-phone.png", full_page=True)
     for page in (a, b, c):
         page.context.close()
