@@ -15,6 +15,7 @@ from pathlib import Path
 
 from . import schema, store
 from .i18n import _
+from .store import ratings as kept_ratings
 
 KEEP = 7  # daily copies kept
 TABLES = {"matches", "deals", "events"}
@@ -113,6 +114,7 @@ def restore(
         try:
             schema.migrate(db)
             store.forget_kept(db)  # only the entries are trusted: the rest is folded here
+            kept_ratings.forget(db)  # and rated again from them
             store.pass_versions(db, _versions(database))
         finally:
             db.close()

@@ -1,6 +1,7 @@
 """The command line: ``flask --app scorer replay FILE`` (a record in, its
 ``computed`` block out), ``backup [FILE]``, ``restore FILE`` and ``rebuild``
-(every match's kept standings folded afresh from its entries)."""
+(every match's kept standings folded afresh from its entries, then every
+phone's ratings rated afresh from them)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ from flask_babel import force_locale
 
 from . import backup as backups
 from . import store
-from .i18n import _, cli_locale
+from .i18n import _, cli_locale, ngettext
 from .record import RecordError, load, read_json
+from .store import ratings as kept_ratings
 
 
 def replay_text(text: str) -> dict:
@@ -117,11 +119,13 @@ def restore_command(file):
 @click.command("rebuild")
 @with_appcontext
 def rebuild_command():
-    """Fold every match afresh from its entries; name any whose kept standings differed."""
+    """Fold every match afresh from its entries, then rate every phone's matches
+    afresh; name any whose kept standings or ratings differed."""
     with force_locale(cli_locale()):
         db = store.connect(current_app.config["DATABASE"])
         try:
             count, differed = store.rebuild(db)
+            phones, rated_differed = kept_ratings.rebuild(db)
         finally:
             db.close()
         for pub, why in differed:
@@ -133,4 +137,20 @@ def rebuild_command():
                 d=len(differed),
             )
         )
-    sys.exit(1 if differed else 0)
+        for phone, pub in rated_differed:
+            click.echo(
+                _(
+                    "phone %(phone)s: kept ratings differed from match %(id)s on",
+                    phone=phone[:8],
+                    id=pub,
+                )
+            )
+        click.echo(
+            ngettext(
+                "The ratings of %(num)s phone rated afresh; %(d)s differed from what was kept.",
+                "The ratings of %(num)s phones rated afresh; %(d)s differed from what was kept.",
+                phones,
+                d=len(rated_differed),
+            )
+        )
+    sys.exit(1 if differed or rated_differed else 0)

@@ -220,3 +220,30 @@ def m006_conflicts(db: Database) -> None:
         pk="id",
     )
     db["conflicts"].create_index(["match_id", "closed"])
+
+
+@migrations()
+def m007_kept_ratings(db: Database) -> None:
+    """The ratings, kept (issue 24), never a second truth: per browser, each
+    finished match it sees rated in order (``rating_moves``: every player's
+    skill before and after, and a mark naming the match's version and the
+    code), and its leagues (``ratings``: all time, a year, from a day), each
+    with a mark naming every match it was rated from. Stale, they are rated
+    again from the entries' standings; `rebuild` rates them afresh."""
+    db["ratings"].create(
+        {"browser": str, "season": str, "mark": str, "league": str},
+        pk=("browser", "season"),
+    )
+    db["rating_moves"].create(
+        {
+            "browser": str,
+            "pos": int,  # 0, 1, 2 …: the order matches are rated in
+            "mark": str,  # the code, the match's id, version and start
+            "pub": str,
+            "began": str,
+            "game": str,
+            "moves": str,  # JSON: per seat [key, name, mu, sigma before, mu, sigma after]
+        },
+        pk=("browser", "pos"),
+    )
+    db["rating_moves"].create_index(["browser", "pub"])

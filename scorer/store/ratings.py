@@ -1,0 +1,353 @@
+"""The ratings, kept (``scorer.ratings``): per browser, every finished match it
+sees rated in the order the matches began, and its leagues (all time, a year,
+from a day).
+
+Never a second truth. Each match rated keeps a mark naming this code and the
+match's id, version and start (``rating_moves``); each league a mark naming
+every match it was rated from (``ratings``). A match finished, edited, deleted,
+restored or renamed changes its version or the set, so the marks no longer
+hold and the next read rates again from the first match that changed (the
+matches before it keep their moves); a match still being played changes
+nothing. Read without a change, a league costs one query of the marks and its
+own row. `flask --app scorer rebuild` rates everything afresh and names what
+differed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable
+from importlib import metadata
+
+from sqlite_utils import Database
+
+from ..match import Match
+from ..players import names
+from ..ratings import (
+    ALL_TIME,
+    League,
+    Move,
+    Rated,
+    Result,
+    Season,
+    Skill,
+    Skills,
+    Standing,
+    leagues,
+    ranked,
+    rate,
+    skills_after,
+)
+from .db import writing
+from .kept import STAMP
+from .listing import _refresh
+
+CODE = f"{STAMP}.{metadata.version('openskill')}"  # what rated them: this code, this openskill
+
+Row = tuple[int, int, str]  # a finished match: its id, version and start
+
+
+def _finished(db: Database, browser: str, season: Season) -> list[Row]:
+    """The finished matches a browser sees (out of the trash) in the season,
+    in the order they are rated. Their kept summaries must be current (``_refresh``)."""
+    first, end = season.bounds
+    sql = (
+        "select m.id, m.version, m.created from matches m join browsers b on b.match_id = m.id "
+        "where b.browser = ? and m.deleted is null and m.game != '' "
+        "and m.kept = ? || ':' || m.version and json_extract(m.summary, '$.finished') "
+        "and m.created >= ?"
+    )
+    args: list = [browser, STAMP, first]
+    if end:
+        sql += " and m.created < ?"
+        args.append(end)
+    return db.execute(sql + " order by m.created, m.id", args).fetchall()
+
+
+def _match_mark(row: Row) -> str:
+    return f"{CODE}:{row[0]}.{row[1]}.{row[2]}"
+
+
+def _mark(rows: list[Row]) -> str:
+    """Names every match a league is rated from, and the code that rated it."""
+    digest = hashlib.sha256(CODE.encode())
+    for row in rows:
+        digest.update(f"{row[0]}.{row[1]}.{row[2]};".encode())
+    return digest.hexdigest()[:32]
+
+
+def _results(db: Database, rows: list[Row]) -> list[Result]:
+    """The finished matches ``rows`` as the ratings read them (from their kept
+    summaries: no fold), in the order of ``rows``."""
+    found: dict[int, Result] = {}
+    ids = [r[0] for r in rows]
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for ref, pub, began, game, options, players, summary in db.execute(
+            "select id, pub, created, game, options, players, summary from matches "
+            f"where id in ({marks})",
+            chunk,
+        ):
+            places = json.loads(summary)["places"]
+            found[ref] = Result.of(
+                ref, pub, began, game, json.loads(options), json.loads(players), places
+            )
+    return [found[i] for i in ids]
+
+
+# --- what is kept, as text ---------------------------------------------------------
+
+
+def _moves_json(rated: Rated) -> str:
+    return json.dumps(
+        [
+            [m.key, m.name, m.before.mu, m.before.sigma, m.after.mu, m.after.sigma]
+            for m in rated.moves
+        ],
+        ensure_ascii=False,
+    )
+
+
+def _rated(pub: str, began: str, game: str, moves: str, ref: int = 0) -> Rated:
+    return Rated(
+        ref,
+        pub,
+        began,
+        game,
+        tuple(
+            Move(key, name, Skill(mu0, s0), Skill(mu1, s1))
+            for key, name, mu0, s0, mu1, s1 in json.loads(moves)
+        ),
+    )
+
+
+def _league_json(found: list[League]) -> str:
+    return json.dumps(
+        {
+            league.game: [
+                [s.key, s.name, s.skill.mu, s.skill.sigma, s.matches, s.change]
+                for s in league.standings
+            ]
+            for league in found
+        },
+        ensure_ascii=False,
+    )
+
+
+def _leagues(text: str) -> list[League]:
+    return [
+        League(game, ranked(Standing(k, n, Skill(mu, s), m, c) for k, n, mu, s, m, c in lines))
+        for game, lines in json.loads(text).items()
+    ]
+
+
+# --- reading, and rating again what changed ------------------------------------------
+
+
+def _kept_league(db: Database, browser: str, season: Season) -> tuple[str, str] | None:
+    return db.execute(
+        "select mark, league from ratings where browser = ? and season = ?", [browser, season.key]
+    ).fetchone()
+
+
+def _kept_marks(db: Database, browser: str) -> list[str]:
+    return [
+        r[0]
+        for r in db.execute(
+            "select mark from rating_moves where browser = ? order by pos", [browser]
+        )
+    ]
+
+
+def _kept_moves(db: Database, browser: str, stop: int | None = None) -> list[Rated]:
+    """The matches rated and kept for a browser, in order (the first ``stop``)."""
+    rows = db.execute(
+        "select pub, began, game, moves from rating_moves where browser = ? and pos < ? "
+        "order by pos",
+        [browser, len(_kept_marks(db, browser)) if stop is None else stop],
+    )
+    return [_rated(*row) for row in rows]
+
+
+def _write(
+    db: Database,
+    browser: str,
+    season: Season,
+    mark: str,
+    found: list[League],
+    fresh: list[Rated] | None = None,
+    start: int = 0,
+    rows: list[Row] | None = None,
+) -> None:
+    """Keep a league under its mark and, all time, the matches ``fresh`` rated
+    from position ``start`` on (``rows``: theirs), in place of those kept from there."""
+    db.execute(
+        "insert or replace into ratings (browser, season, mark, league) values (?, ?, ?, ?)",
+        [browser, season.key, mark, _league_json(found)],
+    )
+    if fresh is None:
+        return
+    db.execute("delete from rating_moves where browser = ? and pos >= ?", [browser, start])
+    db.conn.executemany(
+        "insert into rating_moves (browser, pos, mark, pub, began, game, moves) "
+        "values (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (browser, start + i, _match_mark(row), r.pub, r.began, r.game, _moves_json(r))
+            for i, (r, row) in enumerate(zip(fresh, rows or []))
+        ],
+    )
+
+
+def _keep(db: Database, browser: str, season: Season, mark: str, *what) -> None:
+    """``_write``, if the matches the league was rated from are still those the
+    browser sees; a busy database keeps nothing (the next read rates again)."""
+    with contextlib.suppress(sqlite3.OperationalError), writing(db):
+        if _mark(_finished(db, browser, season)) == mark:
+            _write(db, browser, season, mark, *what)
+
+
+def league(db: Database, browser: str, season: Season = ALL_TIME) -> list[League]:
+    """A browser's league per game played in the season (the registry's order),
+    from what is kept; what changed is rated again first (and kept)."""
+    if not browser:
+        return []
+    _refresh(db, browser)
+    rows = _finished(db, browser, season)
+    mark = _mark(rows)
+    kept = _kept_league(db, browser, season)
+    if kept and kept[0] == mark:
+        return _leagues(kept[1])
+    if season != ALL_TIME:
+        found = leagues(rate(_results(db, rows)))
+        _keep(db, browser, season, mark, found)
+        return found
+    # all time: rate again from the first match that changed
+    marks = [_match_mark(r) for r in rows]
+    before = _kept_marks(db, browser)
+    start = next((i for i, (a, b) in enumerate(zip(marks, before)) if a != b), len(marks))
+    start = min(start, len(before))
+    kept_moves = _kept_moves(db, browser, start)
+    fresh = rate(_results(db, rows[start:]), skills_after(kept_moves))
+    found = leagues([*kept_moves, *fresh])
+    _keep(db, browser, season, mark, found, fresh, start, rows[start:])
+    return found
+
+
+def skills(db: Database, browser: str) -> Skills:
+    """Each player's skill per game (all time), from the browser's league."""
+    return {(lg.game, s.key): s.skill for lg in league(db, browser) for s in lg.standings}
+
+
+def moved(db: Database, browser: str, pub: str) -> Rated | None:
+    """How a finished match moved each rating (all time), or None (not over,
+    or not among this browser's matches)."""
+    league(db, browser)  # what is kept is current
+    row = db.execute(
+        "select pub, began, game, moves from rating_moves where browser = ? and pub = ?",
+        [browser, pub],
+    ).fetchone()
+    return _rated(*row) if row else None
+
+
+def history(db: Database, browser: str, key: str) -> dict[str, list[Rated]]:
+    """Per game, the matches a player (``record.name_key``) was rated in, in order."""
+    league(db, browser)
+    out: dict[str, list[Rated]] = {}
+    needle = json.dumps(key, ensure_ascii=False)
+    for row in db.execute(
+        "select pub, began, game, moves from rating_moves "
+        "where browser = ? and instr(moves, ?) order by pos",
+        [browser, needle],
+    ):
+        rated = _rated(*row)
+        if any(m.key == key for m in rated.moves):
+            out.setdefault(rated.game, []).append(rated)
+    return out
+
+
+def seasons(db: Database, browser: str) -> list[int]:
+    """The years a browser's finished matches began in, the latest first."""
+    if not browser:
+        return []
+    return [
+        int(r[0])
+        for r in db.execute(
+            "select distinct substr(m.created, 1, 4) y from matches m "
+            "join browsers b on b.match_id = m.id "
+            "where b.browser = ? and m.deleted is null and m.game != '' "
+            "and json_extract(m.summary, '$.finished') and y glob '[0-9][0-9][0-9][0-9]' "
+            "order by y desc",
+            [browser],
+        )
+    ]
+
+
+def named(db: Database, browser: str) -> list[str]:
+    """The players of the matches a browser sees, one spelling each (the latest),
+    from the matches' rows alone: the players page lists them beside the leagues."""
+    if not browser:
+        return []
+    rows = db.execute(
+        "select p.value, max(m.updated) u from matches m join browsers b on b.match_id = m.id, "
+        "json_each(m.players) p where b.browser = ? and m.deleted is null and m.game != '' "
+        "group by p.value order by u desc",
+        [browser],
+    )
+    return names(Match("", {}, [name]) for name, _latest in rows)
+
+
+def forget(db: Database) -> None:
+    """Drop every kept rating (a restored database: only its entries are trusted)."""
+    with writing(db):
+        db.execute("delete from ratings")
+        db.execute("delete from rating_moves")
+
+
+def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
+    """Rate every browser's matches afresh (each league it has kept, all time
+    always) and keep that. Returns how many browsers there are, and (browser,
+    why) for each whose kept ratings were current yet differed."""
+    browsers = [r[0] for r in db.execute("select distinct browser from browsers order by browser")]
+    differed = []
+    for browser in browsers:
+        _refresh(db, browser)
+        kept_seasons = [
+            r[0] for r in db.execute("select season from ratings where browser = ?", [browser])
+        ]
+        for key in sorted({"", *kept_seasons}):
+            season = _season(key)
+            rows = _finished(db, browser, season)
+            mark = _mark(rows)
+            kept = _kept_league(db, browser, season)
+            old = _kept_moves(db, browser) if not key else []
+            marks = _kept_marks(db, browser) if not key else []
+            fresh = rate(_results(db, rows))
+            found = leagues(fresh)
+            current = kept is not None and kept[0] == mark
+            if current and (
+                kept[1] != _league_json(found)
+                or (not key and (marks != [_match_mark(r) for r in rows] or old != _plain(fresh)))
+            ):
+                first = next(
+                    (r.pub for r, f in zip(old, _plain(fresh)) if r != f),
+                    fresh[0].pub if fresh else "",
+                )
+                differed.append((browser, first))
+            with writing(db):
+                _write(db, browser, season, mark, found, None if key else fresh, 0, rows)
+    return len(browsers), differed
+
+
+def _plain(rated: Iterable[Rated]) -> list[Rated]:
+    """As kept (without the store's number of each match)."""
+    return [Rated(0, r.pub, r.began, r.game, r.moves) for r in rated]
+
+
+def _season(key: str) -> Season:
+    if key.startswith("from "):
+        return Season.parse(start=key[5:])
+    return Season.parse(year=key)
