@@ -279,3 +279,60 @@ def _every(space: float, needed: float) -> int:
             if m * power * space >= needed:
                 return m * power
         power *= 10
+
+
+RATING_HEIGHT = 90  # the rating line's plot: a small picture beside a player's figures
+
+
+def rating_line(values: list[float], label: str) -> str:
+    """A player's rating over time in one game as a small SVG line: ``values``
+    the rating before the first match, then after each (a long run is drawn
+    through ``POINTS`` of them); ``label`` says it in words for a screen reader
+    (the web layer writes it in the page's language). "" for no match."""
+    if len(values) < 2:
+        return ""
+    at = [0, *sample(len(values) - 1)]
+    low, high = math.floor(min(values)), math.ceil(max(values))
+    step = nice_step(high - low, 3)
+    y0, y1 = math.floor(low / step) * step, math.ceil(high / step) * step
+    if y0 == y1:
+        y1 = y0 + step
+    ticks = list(range(y0, y1 + 1, step))
+    left = math.ceil(max(width(signed(t)) for t in ticks) + 8)
+    last = len(values) - 1
+    right = math.ceil(width(str(last)) / 2 + 3)
+    pw, ph = WIDTH - left - right, RATING_HEIGHT
+    dx = pw / last
+
+    def x(i: int) -> float:
+        return left + i * dx
+
+    def y(v: float) -> float:
+        return TOP / 2 + ph * (y1 - v) / (y1 - y0)
+
+    out = []
+    for t in ticks:
+        out.append(
+            f'<line class="grid" x1="{num(left)}" x2="{num(left + pw)}" y1="{num(y(t))}" '
+            f'y2="{num(y(t))}" stroke="currentColor" stroke-opacity="0.2"/>'
+            f'<text class="tick" x="{num(left - 5)}" y="{num(y(t) + FONT * 0.35)}" '
+            f'text-anchor="end">{signed(t)}</text>'
+        )
+    base = TOP / 2 + ph + FONT + 4
+    every = _every(dx, width(str(last)) + 4)
+    for i in range(every, last + 1, every):  # the matches' numbers
+        out.append(
+            f'<text class="deal" x="{num(x(i))}" y="{num(base)}" text-anchor="middle">{i}</text>'
+        )
+    points = " ".join(f"{num(x(i))},{num(y(values[i]))}" for i in at)
+    out.append(
+        f'<polyline class="rating" points="{points}" fill="none" stroke="currentColor" '
+        f'stroke-width="{LINE}" stroke-linejoin="round"/>'
+        f'<circle class="rating" cx="{num(x(last))}" cy="{num(y(values[-1]))}" r="3.5"/>'
+    )
+    words = escape(label)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="rating-svg" '
+        f'viewBox="0 0 {WIDTH} {num(base + 4)}" role="img" aria-label="{words}" '
+        f'font-size="{FONT}" fill="currentColor"><title>{words}</title>' + "".join(out) + "</svg>"
+    )

@@ -29,7 +29,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale
-from babel.numbers import format_decimal
+from babel.lists import format_list
+from babel.numbers import format_decimal, format_percent
 from flask import Blueprint, g, has_app_context, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup, escape
@@ -277,6 +278,23 @@ def join(sep: Any, items: Iterable) -> Text:
     return Joined(sep, items)
 
 
+def tenths(value: float, signed: bool = False) -> str:
+    """A rating as the page's locale writes a number to a tenth (12.3, 12,3);
+    ``signed``: with its sign (+0.8, -0.6, 0.0)."""
+    pattern = "+#,##0.0;-#,##0.0" if signed and round(value, 1) else "#,##0.0"
+    return format_decimal(round(value, 1) + 0.0, pattern, locale=str(_now()[1] or DEFAULT))
+
+
+def percent(value: float) -> str:
+    """A chance as the page's locale writes a percentage, whole (41 %, 41%)."""
+    return format_percent(value, locale=str(_now()[1] or DEFAULT))
+
+
+def listed(items: Iterable[Any]) -> str:
+    """Items as the page's locale lists them: "A, B, and C", "A, B i C"."""
+    return format_list([str(i) for i in items], locale=str(_now()[1] or DEFAULT))
+
+
 # --- the locale ---------------------------------------------------------------
 
 
@@ -385,4 +403,17 @@ def init_app(app) -> None:
         return ("+" if value > 0 else "") + number(value, _now()[1])
 
 
-__all__ = ["_", "L_", "ngettext", "pgettext", "join", "Text", "LANGUAGES", "cli_locale", "init_app"]
+__all__ = [
+    "_",
+    "L_",
+    "ngettext",
+    "pgettext",
+    "join",
+    "tenths",
+    "percent",
+    "listed",
+    "Text",
+    "LANGUAGES",
+    "cli_locale",
+    "init_app",
+]

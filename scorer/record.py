@@ -331,6 +331,28 @@ def to_results_csv(matches: list[tuple[str, str, Match, Standings]]) -> str:
     return out.getvalue()
 
 
+def to_league_csv(lines: list[tuple[str, int, str, float, float, int, float]]) -> str:
+    """A league per game: one row per player (game, place, player, rating, its
+    uncertainty, matches rated, the change in the latest), numbers to a tenth."""
+    out = io.StringIO()
+    w = _writer(out)
+    w.writerow(
+        [
+            _("game"),
+            _("place"),
+            _("player"),
+            _("rating"),
+            _("uncertainty"),
+            _("matches"),
+            _("last change"),
+        ]
+    )
+    for game, place, name, rating, sigma, matches, change in lines:
+        tenth = [round(v, 1) + 0.0 for v in (rating, sigma, change)]
+        w.writerow([game, place, inert(name), tenth[0], tenth[1], matches, tenth[2]])
+    return out.getvalue()
+
+
 # Characters no file name may hold on common systems, and letters NFKD leaves alone.
 UNSAFE = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
 LATIN = str.maketrans(

@@ -1,10 +1,12 @@
 """A season: every match a browser sees as one ZIP, and that ZIP read back.
 
 The ZIP holds one JSON record per match (RECORD.md, as "Download record"
-writes it), named ``matches/<day>_<id>.json``, and ``results.csv``: one row
-per match and player (``record.to_results_csv``). Reading it back checks every
-record before any is taken: a member that is not a record, or a record that
-cannot stand, is named and nothing is imported.
+writes it), named ``matches/<day>_<id>.json``; ``results.csv``, one row per
+match and player (``record.to_results_csv``); and ``league.csv``, the ratings
+of every game's players (``record.to_league_csv``: computed again from the
+matches after an import, so an import reads neither CSV). Reading it back
+checks every record before any is taken: a member that is not a record, or a
+record that cannot stand, is named and nothing is imported.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .players import Sheet
 from .record import RecordError, dump, load, read_json, to_results_csv
 
 RESULTS = "results.csv"
+LEAGUE = "league.csv"
 FOLDER = "matches/"
 MEMBERS_MAX = 5000  # records in one ZIP
 MEMBER_MAX = 8 * 1024 * 1024  # bytes of one record, unpacked (the largest match fits)
@@ -36,8 +39,9 @@ def member_name(sheet: Sheet) -> str:
     return f"{FOLDER}{sheet.created[:10] or 'match'}_{sheet.pub}.json"
 
 
-def to_zip(sheets: list[Sheet]) -> bytes:
-    """The ZIP of ``sheets`` (latest first): a record per match, and the results."""
+def to_zip(sheets: list[Sheet], league: str = "") -> bytes:
+    """The ZIP of ``sheets`` (latest first): a record per match, the results,
+    and ``league`` (the league's CSV) where given."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
         for sheet in sheets:
@@ -46,16 +50,18 @@ def to_zip(sheets: list[Sheet]) -> bytes:
                 member_name(sheet), json.dumps(record, ensure_ascii=False, separators=(",", ":"))
             )
         zf.writestr(RESULTS, to_results_csv(results(sheets)).encode("utf-8"))
+        if league:
+            zf.writestr(LEAGUE, league.encode("utf-8"))
     return out.getvalue()
 
 
 def _skipped(info: zipfile.ZipInfo) -> bool:
-    """Members that hold no record and are no mistake: folders, the results,
-    the resource forks a Mac's archiver adds."""
+    """Members that hold no record and are no mistake: folders, the results and
+    the league, the resource forks a Mac's archiver adds."""
     base = info.filename.rsplit("/", 1)[-1]
     return (
         info.is_dir()
-        or info.filename == RESULTS
+        or info.filename in (RESULTS, LEAGUE)
         or info.filename.startswith("__MACOSX/")
         or base.startswith("._")
         or base == ".DS_Store"

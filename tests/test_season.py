@@ -92,9 +92,9 @@ def test_a_season_goes_out_as_a_zip_and_comes_back_the_same(app, client, fresh):
     )
     out = r.data
     names = sorted(members(out))
-    assert len(names) == 6 and names[-1] == "results.csv"
+    assert len(names) == 7 and names[0] == "league.csv" and names[-1] == "results.csv"
     assert all(
-        re.fullmatch(r"matches/\d{4}-\d\d-\d\d_[A-Za-z0-9_-]{12}\.json", n) for n in names[:-1]
+        re.fullmatch(r"matches/\d{4}-\d\d-\d\d_[A-Za-z0-9_-]{12}\.json", n) for n in names[1:-1]
     )
     sent = records(out)
     assert {r["game"] for r in sent} == {

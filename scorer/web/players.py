@@ -1,6 +1,8 @@
-"""Players across matches (scorer.players): a player's page, head to head,
-renaming and merging spellings; and the season: every match this browser
-sees as one ZIP of records with a CSV of results, and that ZIP imported back."""
+"""Players across matches (scorer.players): the players and their leagues
+(scorer.ratings), a player's page with their rating over time, head to head,
+renaming and merging spellings; the chances and the ratings' moves on a
+match's sheet; and the season: every match this browser sees as one ZIP of
+records with the CSV of results and the league's, and that ZIP imported back."""
 
 from __future__ import annotations
 
@@ -8,14 +10,18 @@ from datetime import date
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal
+from werkzeug.exceptions import BadRequest
 
-from .. import store
-from ..games import EntryError
-from ..i18n import _, ngettext
+from .. import chart, store
+from ..games import GAMES, EntryError
+from ..i18n import _, listed, ngettext, percent, tenths
+from ..match import Match, Standings
 from ..players import Sheet, head_to_head, names, renames, stats
-from ..record import RecordError, check_names, name_key, to_results_csv
+from ..ratings import NEW, League, Season, chances
+from ..record import RecordError, check_names, name_key, to_league_csv, to_results_csv
 from ..season import read_zip, results, to_zip
 from ..store import get_db as db
+from ..store import ratings as kept
 from . import access
 from .forms import ConfirmForm, ImportForm
 from .history import remember_change
@@ -46,11 +52,95 @@ def average(value: float | None) -> str:
     return "" if value is None else format_decimal(round(value, 2), format="#,##0.##")
 
 
+def season_asked() -> Season:
+    """The season a page asks for (``?year=2025``, ``?from=2025-03-01``, else all
+    time); the 400 page for anything else."""
+    try:
+        return Season.parse(request.args.get("year"), request.args.get("from"))
+    except ValueError:
+        access.refuse(BadRequest, _("A season is a year (2025) or the day it began (2025-03-01)."))
+
+
 @bp.get("/players")
 def index():
-    """Every player of the matches this browser sees."""
-    everyone = names(s.match for s in sheets())
-    return render_template("players.html", players=sorted(everyone, key=name_key))
+    """Every player of the matches this browser sees, and a league per game
+    (all time, a year's, or from a day: ``?year=``, ``?from=``)."""
+    season = season_asked()
+    browser = access.known()
+    everyone = kept.named(db(), browser)
+    return render_template(
+        "players.html",
+        players=sorted(everyone, key=name_key),
+        leagues=kept.league(db(), browser, season),
+        season=season,
+        years=kept.seasons(db(), browser),
+    )
+
+
+def league_lines(leagues: list[League]) -> list[tuple]:
+    """What the league's CSV writes: per game, a line per player."""
+    return [
+        (
+            str(GAMES[lg.game].name),
+            s.place,
+            s.name,
+            s.skill.rating,
+            s.skill.sigma,
+            s.matches,
+            s.change,
+        )
+        for lg in leagues
+        for s in lg.standings
+    ]
+
+
+@bp.get("/players/league.csv")
+def league_csv():
+    """The league as CSV: game, place, player, rating, uncertainty, matches, last change."""
+    season = season_asked()
+    found = kept.league(db(), access.known(), season)
+    what = "league" + ("_" + season.key.replace(" ", "-") if season.key else "")
+    return download(to_league_csv(league_lines(found)), "csv", "text/csv", what)
+
+
+@bp.app_template_filter("tenths")
+def tenths_filter(value: float, signed: bool = False) -> str:
+    """A rating to a tenth, as the page's locale writes it (``signed``: +0.8)."""
+    return tenths(value, signed)
+
+
+def rating_words(value: float, sigma: float) -> str:
+    """A rating and its uncertainty as the page writes them: 12.3 ± 2.1."""
+    return f"{tenths(value)} ± {tenths(sigma)}"
+
+
+@bp.app_template_global()
+def sheet_ratings(match: Match, pub: str, st: Standings) -> dict | None:
+    """What the sheet says of the ratings: before the first deal, each side's
+    chance to win ("Ala 41%, Bartek 33% and Celina 26%") if any player has a
+    rating in this game; once the match is over, how it moved each rating.
+    None otherwise, and for a browser that has seen no finished match."""
+    browser = access.known()
+    if not browser or (st.rows and not st.finished):
+        return None
+    if st.finished:
+        rated = kept.moved(db(), browser, pub)
+        if rated is None:
+            return None
+        return {
+            "moves": [
+                (m.name, tenths(m.after.rating), tenths(m.change, signed=True)) for m in rated.moves
+            ]
+        }
+    skills = kept.skills(db(), browser)
+    if not any((match.game, name_key(n)) in skills for n in match.players):
+        return None
+    odds = chances(match.game, match.options, match.players, skills)
+    parts = [
+        _("%(who)s %(chance)s", who=" & ".join(match.players[s] for s in side), chance=percent(p))
+        for side, p in odds
+    ]
+    return {"chances": listed(parts)}
 
 
 @bp.get("/p/<path:name>")
@@ -75,6 +165,7 @@ def player_page(name: str, error: str | None = None, typed: str = ""):
     return render_template(
         "player.html",
         p=found,
+        ratings=player_ratings(found.key, found.name),
         averages={g.game: average(g.average_place) for g in found.games},
         versus=versus,
         title=title,
@@ -84,6 +175,37 @@ def player_page(name: str, error: str | None = None, typed: str = ""):
         error=error,
         typed=typed,
     ), (400 if error else 200)
+
+
+def player_ratings(key: str, name: str) -> dict[str, dict]:
+    """Per game, the player's line of the all-time league and their rating
+    over time drawn as a line."""
+    browser = access.known()
+    found = {lg.game: lg for lg in kept.league(db(), browser)}
+    out = {}
+    for game, rated in kept.history(db(), browser, key).items():
+        standing = found[game].of(key)
+        if standing is None:
+            continue
+        values = [NEW.rating] + [
+            next(m for m in r.moves if m.key == key).after.rating for r in rated
+        ]
+        label = ngettext(
+            "The rating of %(name)s after %(num)s match: from %(first)s to %(last)s",
+            "The rating of %(name)s after each of %(num)s matches: from %(first)s to %(last)s",
+            len(rated),
+            name=name,
+            first=tenths(values[0]),
+            last=tenths(values[-1]),
+        )
+        out[game] = {
+            "standing": standing,
+            "of": len(found[game].standings),
+            "rating": rating_words(standing.skill.rating, standing.skill.sigma),
+            "change": tenths(standing.change, signed=True),
+            "line": chart.rating_line(values, str(label)),
+        }
+    return out
 
 
 @bp.post("/players/rename")
@@ -148,9 +270,10 @@ def season(error: str | None = None):
     ), (400 if error else 200)
 
 
-def download(body: bytes | str, kind: str, mimetype: str) -> Response:
-    """A season file to save: ``scorer-season_2025-03-08.zip``."""
-    name = f"scorer-season_{date.today().isoformat()}.{kind}"
+def download(body: bytes | str, kind: str, mimetype: str, what: str = "season") -> Response:
+    """A season file to save: ``scorer-season_2025-03-08.zip``,
+    ``scorer-league_2025_2025-03-08.csv``."""
+    name = f"scorer-{what}_{date.today().isoformat()}.{kind}"
     return Response(
         body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'}
     )
@@ -158,8 +281,9 @@ def download(body: bytes | str, kind: str, mimetype: str) -> Response:
 
 @bp.get("/season.zip")
 def season_zip():
-    """Every match this browser sees: a JSON record each, and results.csv."""
-    return download(to_zip(sheets()), "zip", "application/zip")
+    """Every match this browser sees: a JSON record each, results.csv and league.csv."""
+    league = to_league_csv(league_lines(kept.league(db(), access.known())))
+    return download(to_zip(sheets(), league), "zip", "application/zip")
 
 
 @bp.get("/season.csv")
