@@ -201,10 +201,13 @@ class League:
         return next((s for s in self.standings if s.key == key), None)
 
 
-def leagues(rated: Iterable[Rated]) -> list[League]:
+def leagues(rated: Iterable[Rated], before: Iterable[League] = ()) -> list[League]:
     """A league per game played (the registry's order) after the matches
-    ``rated`` (in order)."""
-    lines: dict[str, dict[str, list]] = {}
+    ``rated`` (in order), from the leagues ``before`` them (default: none)."""
+    lines: dict[str, dict[str, list]] = {
+        lg.game: {s.key: [s.name, s.skill, s.matches, s.change] for s in lg.standings}
+        for lg in before
+    }
     for match in rated:
         game = lines.setdefault(match.game, {})
         for move in match.moves:
@@ -215,6 +218,11 @@ def leagues(rated: Iterable[Rated]) -> list[League]:
         if key in lines:
             out.append(League(key, ranked(Standing(k, *v) for k, v in lines[key].items())))
     return out
+
+
+def skills_of(found: Iterable[League]) -> Skills:
+    """Each player's skill per game in the leagues ``found``."""
+    return {(lg.game, s.key): s.skill for lg in found for s in lg.standings}
 
 
 def shown(value: float) -> float:
@@ -291,10 +299,6 @@ class Season:
         if self.year:
             return f"{self.year:04d}-01-01", f"{self.year + 1:04d}-01-01"
         return "", ""
-
-    def holds(self, began: str) -> bool:
-        first, end = self.bounds
-        return began >= first and (not end or began < end)
 
 
 ALL_TIME = Season()

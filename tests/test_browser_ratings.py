@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .helpers import record
-from .test_browser import SHOTS, go
+from .test_browser import go, shot
 from .test_browser_a11y import serious, small_targets
 from .test_ratings import M3, M4, M5, M6, MP, bm
 
@@ -52,7 +52,7 @@ def test_the_league_and_a_rating_line_on_a_phone(page, live_server):
     assert box["x"] >= 0 and box["x"] + box["width"] <= 390  # the whole table on the screen
     fits(page)
     page.evaluate("document.getElementById('league').scrollIntoView()")
-    page.screenshot(path=str(SHOTS / "league-phone.png"))
+    shot(page, "league-phone.png")
     go(page, table.locator("tbody th a", has_text="Ala"))
     line = page.locator("section.game-stats svg.rating-svg")
     assert line.count() == 1 and line.is_visible()

@@ -1,16 +1,19 @@
 """The ratings, kept (``scorer.ratings``): per browser, every finished match it
 sees rated in the order the matches began, and its leagues (all time, a year,
-from a day).
+from a day), with what the players page lists beside them.
 
 Never a second truth. Each match rated keeps a mark naming this code and the
-match's id, version and start (``rating_moves``); each league a mark naming
-every match it was rated from (``ratings``). A match finished, edited, deleted,
-restored or renamed changes its version or the set, so the marks no longer
-hold and the next read rates again from the first match that changed (the
-matches before it keep their moves); a match still being played changes
-nothing. Read without a change, a league costs one query of the marks and its
-own row. `flask --app scorer rebuild` rates everything afresh and names what
-differed.
+match's id, version and start (``rating_moves``). Each league keeps two
+(``ratings.mark``): a fingerprint of every match the browser sees as it
+stands (ids and versions: any write, a deletion, a restore, a match newly
+watched changes it), and a mark of the finished matches it was rated from. A
+read whose fingerprint holds reads the kept row alone: one query over the
+browser's matches' ids and versions, however many. Otherwise the finished
+matches are looked at: a match still being played changed nothing and the
+league is kept again as it was; a match finished, edited, deleted, restored or
+renamed is rated again from the first match that changed (the matches before
+it keep their moves). `flask --app scorer rebuild` rates everything afresh and
+names what differed.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import dataclass
 from importlib import metadata
 
 from sqlite_utils import Database
@@ -40,6 +44,7 @@ from ..ratings import (
     ranked,
     rate,
     skills_after,
+    skills_of,
 )
 from .db import writing
 from .kept import STAMP
@@ -50,13 +55,27 @@ CODE = f"{STAMP}.{metadata.version('openskill')}"  # what rated them: this code,
 Row = tuple[int, int, str]  # a finished match: its id, version and start
 
 
+_SEEN = (
+    "from matches m join browsers b on b.match_id = m.id "
+    "where b.browser = ? and m.deleted is null and m.game != ''"
+)
+
+
+def _fingerprint(db: Database, browser: str) -> str:
+    """Changes with any change to any match the browser sees, to the set of
+    them, and to this code."""
+    count, ids = db.execute(
+        f"select count(*), group_concat(m.id || '.' || m.version) {_SEEN}", [browser]
+    ).fetchone()
+    return hashlib.sha256(f"{CODE};{count};{ids}".encode()).hexdigest()[:16]
+
+
 def _finished(db: Database, browser: str, season: Season) -> list[Row]:
     """The finished matches a browser sees (out of the trash) in the season,
     in the order they are rated. Their kept summaries must be current (``_refresh``)."""
     first, end = season.bounds
     sql = (
-        "select m.id, m.version, m.created from matches m join browsers b on b.match_id = m.id "
-        "where b.browser = ? and m.deleted is null and m.game != '' "
+        f"select m.id, m.version, m.created {_SEEN} "
         "and m.kept = ? || ':' || m.version and json_extract(m.summary, '$.finished') "
         "and m.created >= ?"
     )
@@ -125,33 +144,42 @@ def _rated(pub: str, began: str, game: str, moves: str, ref: int = 0) -> Rated:
     )
 
 
-def _league_json(found: list[League]) -> str:
-    return json.dumps(
-        {
-            league.game: [
-                [s.key, s.name, s.skill.mu, s.skill.sigma, s.matches, s.change]
-                for s in league.standings
-            ]
-            for league in found
-        },
-        ensure_ascii=False,
-    )
+def _games(found: list[League]) -> dict:
+    """The leagues as kept (JSON): per game, a line per player, the best first."""
+    return {
+        league.game: [
+            [s.key, s.name, s.skill.mu, s.skill.sigma, s.matches, s.change]
+            for s in league.standings
+        ]
+        for league in found
+    }
 
 
-def _leagues(text: str) -> list[League]:
+def _leagues(games: dict) -> list[League]:
     return [
         League(game, ranked(Standing(k, n, Skill(mu, s), m, c) for k, n, mu, s, m, c in lines))
-        for game, lines in json.loads(text).items()
+        for game, lines in games.items()
     ]
 
 
-# --- reading, and rating again what changed ------------------------------------------
+@dataclass
+class Overview:
+    """What the players page shows: the leagues, and everyone."""
+
+    leagues: list[League]
+    names: list[str]  # everyone the browser's matches name, one spelling each, latest first
+    years: list[int]  # the years its finished matches began in, the latest first
 
 
-def _kept_league(db: Database, browser: str, season: Season) -> tuple[str, str] | None:
-    return db.execute(
+def _kept_row(db: Database, browser: str, season: Season) -> tuple[str, str, dict] | None:
+    """A kept league: its fingerprint, its mark, and what it holds."""
+    row = db.execute(
         "select mark, league from ratings where browser = ? and season = ?", [browser, season.key]
     ).fetchone()
+    if row is None:
+        return None
+    fingerprint, _sp, mark = row[0].partition(" ")
+    return fingerprint, mark, json.loads(row[1])
 
 
 def _kept_marks(db: Database, browser: str) -> list[str]:
@@ -178,16 +206,17 @@ def _write(
     browser: str,
     season: Season,
     mark: str,
-    found: list[League],
+    data: dict,
     fresh: list[Rated] | None = None,
     start: int = 0,
     rows: list[Row] | None = None,
 ) -> None:
-    """Keep a league under its mark and, all time, the matches ``fresh`` rated
-    from position ``start`` on (``rows``: theirs), in place of those kept from there."""
+    """Keep a league (``data``) under its mark and, all time, the matches
+    ``fresh`` rated from position ``start`` on (``rows``: theirs), in place of
+    those kept from there."""
     db.execute(
         "insert or replace into ratings (browser, season, mark, league) values (?, ?, ?, ?)",
-        [browser, season.key, mark, _league_json(found)],
+        [browser, season.key, mark, json.dumps(data, ensure_ascii=False)],
     )
     if fresh is None:
         return
@@ -202,44 +231,61 @@ def _write(
     )
 
 
-def _keep(db: Database, browser: str, season: Season, mark: str, *what) -> None:
-    """``_write``, if the matches the league was rated from are still those the
-    browser sees; a busy database keeps nothing (the next read rates again)."""
-    with contextlib.suppress(sqlite3.OperationalError), writing(db):
-        if _mark(_finished(db, browser, season)) == mark:
-            _write(db, browser, season, mark, *what)
-
-
-def league(db: Database, browser: str, season: Season = ALL_TIME) -> list[League]:
-    """A browser's league per game played in the season (the registry's order),
-    from what is kept; what changed is rated again first (and kept)."""
-    if not browser:
-        return []
+def _current(db: Database, browser: str, season: Season) -> dict:
+    """What is kept of a browser's league in the season, brought up to date
+    (and kept again): ``games`` (``_games``), and all time ``names`` and ``years``."""
+    fingerprint = _fingerprint(db, browser)
+    kept = _kept_row(db, browser, season)
+    if kept and kept[0] == fingerprint:
+        return kept[2]
     _refresh(db, browser)
     rows = _finished(db, browser, season)
     mark = _mark(rows)
-    kept = _kept_league(db, browser, season)
-    if kept and kept[0] == mark:
-        return _leagues(kept[1])
-    if season != ALL_TIME:
-        found = leagues(rate(_results(db, rows)))
-        _keep(db, browser, season, mark, found)
-        return found
-    # all time: rate again from the first match that changed
-    marks = [_match_mark(r) for r in rows]
-    before = _kept_marks(db, browser)
-    start = next((i for i, (a, b) in enumerate(zip(marks, before)) if a != b), len(marks))
-    start = min(start, len(before))
-    kept_moves = _kept_moves(db, browser, start)
-    fresh = rate(_results(db, rows[start:]), skills_after(kept_moves))
-    found = leagues([*kept_moves, *fresh])
-    _keep(db, browser, season, mark, found, fresh, start, rows[start:])
-    return found
+    fresh, start = None, 0
+    if kept and kept[1] == mark:
+        data = {"games": kept[2]["games"]}  # only matches not over changed
+    elif season != ALL_TIME:
+        data = {"games": _games(leagues(rate(_results(db, rows))))}
+    else:  # rate again from the first match that changed
+        marks = [_match_mark(r) for r in rows]
+        before = _kept_marks(db, browser)
+        start = next((i for i, (a, b) in enumerate(zip(marks, before)) if a != b), len(marks))
+        start = min(start, len(before))
+        if kept and start == len(before):  # matches added after all kept: go on from its league
+            so_far = _leagues(kept[2]["games"])
+            fresh = rate(_results(db, rows[start:]), skills_of(so_far))
+            data = {"games": _games(leagues(fresh, so_far))}
+        else:
+            kept_moves = _kept_moves(db, browser, start)
+            fresh = rate(_results(db, rows[start:]), skills_after(kept_moves))
+            data = {"games": _games(leagues([*kept_moves, *fresh]))}
+    if season == ALL_TIME:
+        data.update(names=_named(db, browser), years=_years(db, browser))
+    with contextlib.suppress(sqlite3.OperationalError), writing(db):  # busy: the next read keeps it
+        if _fingerprint(db, browser) == fingerprint:  # else changed meanwhile: not kept
+            _write(db, browser, season, f"{fingerprint} {mark}", data, fresh, start, rows[start:])
+    return data
+
+
+def overview(db: Database, browser: str, season: Season = ALL_TIME) -> Overview:
+    """The players page of a browser: the leagues of the season, and everyone."""
+    if not browser:
+        return Overview([], [], [])
+    everything = _current(db, browser, ALL_TIME)
+    games = everything if season == ALL_TIME else _current(db, browser, season)
+    return Overview(_leagues(games["games"]), everything["names"], everything["years"])
+
+
+def league(db: Database, browser: str, season: Season = ALL_TIME) -> list[League]:
+    """A browser's league per game played in the season (the registry's order)."""
+    if not browser:
+        return []
+    return _leagues(_current(db, browser, season)["games"])
 
 
 def skills(db: Database, browser: str) -> Skills:
     """Each player's skill per game (all time), from the browser's league."""
-    return {(lg.game, s.key): s.skill for lg in league(db, browser) for s in lg.standings}
+    return skills_of(league(db, browser))
 
 
 def moved(db: Database, browser: str, pub: str) -> Rated | None:
@@ -269,16 +315,12 @@ def history(db: Database, browser: str, key: str) -> dict[str, list[Rated]]:
     return out
 
 
-def seasons(db: Database, browser: str) -> list[int]:
+def _years(db: Database, browser: str) -> list[int]:
     """The years a browser's finished matches began in, the latest first."""
-    if not browser:
-        return []
     return [
         int(r[0])
         for r in db.execute(
-            "select distinct substr(m.created, 1, 4) y from matches m "
-            "join browsers b on b.match_id = m.id "
-            "where b.browser = ? and m.deleted is null and m.game != '' "
+            f"select distinct substr(m.created, 1, 4) y {_SEEN} "
             "and json_extract(m.summary, '$.finished') and y glob '[0-9][0-9][0-9][0-9]' "
             "order by y desc",
             [browser],
@@ -286,11 +328,8 @@ def seasons(db: Database, browser: str) -> list[int]:
     ]
 
 
-def named(db: Database, browser: str) -> list[str]:
-    """The players of the matches a browser sees, one spelling each (the latest),
-    from the matches' rows alone: the players page lists them beside the leagues."""
-    if not browser:
-        return []
+def _named(db: Database, browser: str) -> list[str]:
+    """The players of the matches a browser sees, one spelling each (the latest)."""
     rows = db.execute(
         "select p.value, max(m.updated) u from matches m join browsers b on b.match_id = m.id, "
         "json_each(m.players) p where b.browser = ? and m.deleted is null and m.game != '' "
@@ -310,7 +349,8 @@ def forget(db: Database) -> None:
 def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
     """Rate every browser's matches afresh (each league it has kept, all time
     always) and keep that. Returns how many browsers there are, and (browser,
-    why) for each whose kept ratings were current yet differed."""
+    the public id of the first match rated otherwise) for each whose kept
+    ratings claimed to be current yet differed."""
     browsers = [r[0] for r in db.execute("select distinct browser from browsers order by browser")]
     differed = []
     for browser in browsers:
@@ -319,27 +359,39 @@ def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
             r[0] for r in db.execute("select season from ratings where browser = ?", [browser])
         ]
         for key in sorted({"", *kept_seasons}):
-            season = _season(key)
-            rows = _finished(db, browser, season)
-            mark = _mark(rows)
-            kept = _kept_league(db, browser, season)
-            old = _kept_moves(db, browser) if not key else []
-            marks = _kept_marks(db, browser) if not key else []
-            fresh = rate(_results(db, rows))
-            found = leagues(fresh)
-            current = kept is not None and kept[0] == mark
-            if current and (
-                kept[1] != _league_json(found)
-                or (not key and (marks != [_match_mark(r) for r in rows] or old != _plain(fresh)))
-            ):
-                first = next(
-                    (r.pub for r, f in zip(old, _plain(fresh)) if r != f),
-                    fresh[0].pub if fresh else "",
-                )
-                differed.append((browser, first))
-            with writing(db):
-                _write(db, browser, season, mark, found, None if key else fresh, 0, rows)
+            differed += _rate_afresh(db, browser, _season(key))
     return len(browsers), differed
+
+
+def _rate_afresh(db: Database, browser: str, season: Season) -> list[tuple[str, str]]:
+    """Rate a browser's league in the season afresh and keep it; (browser, the
+    first match whose kept rating differed) if what was kept was current yet
+    differed. Rated outside the write lock; if a match changed meanwhile, again."""
+    while True:
+        fingerprint = _fingerprint(db, browser)
+        rows = _finished(db, browser, season)
+        mark = _mark(rows)
+        fresh = rate(_results(db, rows))
+        data = {"games": _games(leagues(fresh))}
+        if season == ALL_TIME:
+            data.update(names=_named(db, browser), years=_years(db, browser))
+        with writing(db):
+            if _fingerprint(db, browser) != fingerprint:
+                continue  # changed meanwhile
+            kept = _kept_row(db, browser, season)
+            differed = []
+            if kept is not None and kept[1] == mark:  # what was kept claimed to be current
+                old = _kept_moves(db, browser) if season == ALL_TIME else []
+                marks = _kept_marks(db, browser) if season == ALL_TIME else []
+                moves_differ = season == ALL_TIME and (
+                    marks != [_match_mark(r) for r in rows] or old != _plain(fresh)
+                )
+                if moves_differ or kept[2]["games"] != json.loads(json.dumps(data["games"])):
+                    first = next((r.pub for r, f in zip(old, _plain(fresh)) if r != f), None)
+                    differed.append((browser, first or (fresh[0].pub if fresh else "")))
+            moves = fresh if season == ALL_TIME else None
+            _write(db, browser, season, f"{fingerprint} {mark}", data, moves, 0, rows)
+            return differed
 
 
 def _plain(rated: Iterable[Rated]) -> list[Rated]:

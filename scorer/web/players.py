@@ -66,14 +66,13 @@ def index():
     """Every player of the matches this browser sees, and a league per game
     (all time, a year's, or from a day: ``?year=``, ``?from=``)."""
     season = season_asked()
-    browser = access.known()
-    everyone = kept.named(db(), browser)
+    seen = kept.overview(db(), access.known(), season)
     return render_template(
         "players.html",
-        players=sorted(everyone, key=name_key),
-        leagues=kept.league(db(), browser, season),
+        players=sorted(seen.names, key=name_key),
+        leagues=seen.leagues,
         season=season,
-        years=kept.seasons(db(), browser),
+        years=seen.years,
     )
 
 
