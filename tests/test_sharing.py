@@ -150,7 +150,9 @@ def test_the_home_page_lists_what_this_browser_scores_or_watched(phones):
     a, b, c = phones
     mine = made_by(a)
     other = made_by(c)
-    b.get(f"/m/{mine}")
+    b.get(f"/m/{mine}")  # the first read sets b's cookie and writes nothing
+    assert f"/m/{mine}" not in text(b.get("/"))
+    b.get(f"/m/{mine}?part=live")  # the sheet's poll comes back with it: b watches
     assert f"/m/{mine}" in text(a.get("/")) and f"/m/{other}" not in text(a.get("/"))
     assert f"/m/{mine}" in text(b.get("/")) and f"/m/{other}" not in text(b.get("/"))
     assert f"/m/{mine}" not in text(c.get("/"))

@@ -56,7 +56,7 @@ from .listing import (
     summaries,
     trash_since,
 )
-from .stored import Stored, edit_key, get, keys_match, legacy_pub
+from .stored import Stored, edit_key, get, keys_match, legacy_pub, version_of
 from .writes import (
     Change,
     add_deal,
@@ -123,5 +123,6 @@ __all__ = [
     "summaries",
     "trash_since",
     "undo",
+    "version_of",
     "writing",
 ]

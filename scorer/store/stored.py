@@ -110,6 +110,19 @@ def get(db: Database, ref: int | str, trash: bool = False) -> Stored:
     return _stored(db, _match_row(db, ref, trash))
 
 
+def version_of(db: Database, pub: str) -> tuple[int, int]:
+    """A live match's number inside the store and its version, from its row alone:
+    what the live sheet's poll compares (no deal is read). Raises NotFound as
+    ``get`` does."""
+    row = db.execute(
+        "select id, version from matches where pub = ? and deleted is null and game != ''",
+        [pub],
+    ).fetchone()
+    if row is None:
+        raise NotFound(_("there is no such match (it may have been deleted)"))
+    return row[0], row[1]
+
+
 def legacy_pub(db: Database, number: int) -> str | None:
     """The public id of a match made before matches had one, by its old number
     (its old link still works); None for any other number."""

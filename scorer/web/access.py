@@ -63,9 +63,20 @@ def require_scorer(stored: store.Stored) -> None:
         )
 
 
-def watched(stored: store.Stored) -> None:
-    """Remember that this browser has seen the match (the home page lists it)."""
-    store.remember(db(), browser(), stored.id, "watch")
+def seen(match_row: int) -> str | None:
+    """What this browser is to a match it reads (``role``), remembering the first
+    time it reads it with its cookie that it watches it (its home page lists it).
+    A browser without the cookie gets one with the answer and nothing is written:
+    a read by a passer-by (a link preview, a crawler, curl) leaves no row."""
+    given = known()
+    if not given:
+        browser()  # the cookie goes out with the answer
+        return None
+    role = store.role_of(db(), given, match_row)
+    if role is None:
+        store.remember(db(), given, match_row, "watch")
+        role = "watch"
+    return role
 
 
 def bearer() -> str | None:

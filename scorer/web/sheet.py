@@ -37,17 +37,19 @@ SHEET_DEALS = 12  # the latest deals the sheet's table shows, about a phone's sc
 def sheet(match_id: str):
     """The score sheet. ``?part=live``: only what changes (the live sheet asks for
     it every two seconds with its ETag; unchanged, the answer is a bodiless 304)."""
-    stored = match_or_404(match_id)
     live = request.args.get("part") == "live"
-    if not live:
-        access.watched(stored)
-    match = stored.match
-    can_score = access.can_score(stored)
-    etag = f"{stored.pub}.{stored.version}.{get_locale()}.{'s' if can_score else 'w'}"
-    if request.args.get("deals") == "all":
-        etag += ".all"
+    show_all = request.args.get("deals") == "all"
+    try:  # the poll's question, "changed?", is answered from the match's row alone
+        row, version = store.version_of(db(), match_id)
+    except store.NotFound:
+        abort(404)
+    can_score = access.seen(row) == "score"
+    etag = sheet_etag(match_id, version, can_score, show_all)
     if live and request.if_none_match.contains_weak(etag):
         return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
+    stored = match_or_404(match_id)
+    etag = sheet_etag(match_id, stored.version, can_score, show_all)  # a write in between
+    match = stored.match
     st = store.standings(db(), stored)
     # a scorer enters the next deal on the sheet itself: the deal page's form
     entry = sheet_entry(stored, st) if can_score else None
@@ -57,7 +59,7 @@ def sheet(match_id: str):
         "st": st,
         "game": GAMES[match.game],
         "can_score": can_score,
-        "deals": "all" if request.args.get("deals") == "all" else None,
+        "deals": "all" if show_all else None,
         "shown_deals": SHEET_DEALS,
     }
     top, tail = drawn().get(
@@ -80,6 +82,12 @@ def sheet(match_id: str):
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def sheet_etag(pub: str, version: int, can_score: bool, show_all: bool) -> str:
+    """The sheet's version as a page: the match's, in this language, for a scorer
+    (the deal form) or a watcher, with the latest deals or all of them."""
+    return f"{pub}.{version}.{get_locale()}.{'s' if can_score else 'w'}{'.all' if show_all else ''}"
 
 
 @bp.get("/m/<int:number>")

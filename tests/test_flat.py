@@ -1,0 +1,114 @@
+"""What a read costs (issue 22): the live poll of an unchanged sheet answers from
+the match's row alone, and a read by a browser without the cookie writes nothing.
+The figures (time and CPU against a bare route) are bench/serve.py's; these tests
+assert the behaviour behind them: the statements run, the rows written."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from scorer.store import db as store_db
+
+from .test_sharing import D1, as_form, made_by, text
+
+
+@pytest.fixture
+def statements(monkeypatch):
+    """Every SQL statement the app's connections run, in order."""
+    seen: list[str] = []
+    connect = store_db.connect
+
+    def traced(path):
+        db = connect(path)
+        db.conn.set_trace_callback(seen.append)
+        return db
+
+    monkeypatch.setattr(store_db, "connect", traced)
+    return seen
+
+
+def dump(app) -> list[str]:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def test_a_poll_of_an_unchanged_sheet_reads_the_match_row_and_no_deal(app, statements):
+    a, b = app.test_client(), app.test_client()
+    mid = a.post(
+        "/api/matches",
+        json={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina"],
+            "options": {"target": 100_000},
+        },
+    ).get_json()["id"]
+    for _ in range(30):  # a long match: the poll must not read its deals
+        assert a.post(f"/api/matches/{mid}/deals", json=D1).status_code == 201
+    for phone in (a, b):  # a phone that made the match through the API, and a watcher
+        phone.get(f"/m/{mid}")  # the sheet: its cookie
+        etag = phone.get(f"/m/{mid}?part=live").headers["ETag"]  # with it: it watches
+        statements.clear()
+        r = phone.get(f"/m/{mid}?part=live", headers={"If-None-Match": etag})
+        assert r.status_code == 304 and r.data == b""
+        reads = [s for s in statements if s.lstrip().lower().startswith("select")]
+        assert not any(" deals" in s or "entry" in s for s in statements), statements
+        assert len(reads) <= 2, "\n".join(statements)  # the match's version, this browser's role
+        assert not any(s.split()[0].lower() in ("insert", "update", "delete") for s in statements)
+    # a change is seen at once: the next poll is the new sheet
+    a.post(f"/m/{mid}/deal", data=as_form(D1, text(a.get(f"/m/{mid}/deal"))))
+    r = b.get(f"/m/{mid}?part=live", headers={"If-None-Match": etag})
+    assert r.status_code == 200 and "Deal 31 in words" in text(r)
+
+
+def test_a_read_without_the_cookie_writes_nothing(app):
+    a = app.test_client()
+    mid = made_by(a)
+    a.post(f"/m/{mid}/deal", data=as_form(D1, text(a.get(f"/m/{mid}/deal"))))
+    before = dump(app)
+    pages = [
+        f"/m/{mid}",
+        f"/m/{mid}?part=live",
+        f"/m/{mid}?deals=all",
+        f"/m/{mid}/history",
+        f"/m/{mid}/export.csv",
+        f"/m/{mid}/sheet.csv",
+        f"/api/matches/{mid}",
+        "/",
+        "/players",
+        "/rules/",
+    ]
+    for _ in range(10):  # a link preview, a crawler, curl: a fresh client each time
+        for page in pages:
+            r = app.test_client().get(page)
+            assert r.status_code == 200, page
+    assert dump(app) == before
+
+
+def browsers(app) -> list[tuple]:
+    conn = sqlite3.connect(app.config["DATABASE"])
+    try:
+        return conn.execute("select browser, match_id, role from browsers").fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_phone_that_comes_back_with_its_cookie_is_remembered_once(app):
+    a, b = app.test_client(), app.test_client()
+    mid = made_by(a)
+    b.get(f"/m/{mid}")  # first read: the cookie is set, nothing written
+    before = browsers(app)
+    assert len(before) == 1  # a scores it
+    assert f"/m/{mid}" not in text(b.get("/"))
+    b.get(f"/m/{mid}?part=live")  # its poll, with the cookie: it watches the match
+    watched = browsers(app)
+    assert len(watched) == 2 and watched[1][1:] == (1, "watch")
+    for _ in range(5):
+        b.get(f"/m/{mid}?part=live")
+        b.get(f"/m/{mid}")
+    assert browsers(app) == watched  # once
+    assert f"/m/{mid}" in text(b.get("/"))
