@@ -281,8 +281,14 @@ def join(sep: Any, items: Iterable) -> Text:
 def tenths(value: float, signed: bool = False) -> str:
     """A rating as the page's locale writes a number to a tenth (12.3, 12,3);
     ``signed``: with its sign (+0.8, -0.6, 0.0)."""
-    pattern = "+#,##0.0;-#,##0.0" if signed and round(value, 1) else "#,##0.0"
-    return format_decimal(round(value, 1) + 0.0, pattern, locale=str(_now()[1] or DEFAULT))
+    return _tenths(round(value, 1) + 0.0, signed, str(_now()[1] or DEFAULT))
+
+
+@lru_cache(maxsize=4096)
+def _tenths(value: float, signed: bool, locale: str) -> str:
+    """Babel's writing of a tenth, kept: a league writes a few hundred."""
+    pattern = "+#,##0.0;-#,##0.0" if signed and value else "#,##0.0"
+    return format_decimal(value, pattern, locale=locale)
 
 
 def percent(value: float) -> str:
