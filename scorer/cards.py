@@ -98,9 +98,14 @@ class Card(Text):
         return escape(drawn) if html else drawn
 
 
+# Each card's Card made once: a long match's words name thousands of cards, and
+# every object the fold keeps is one more for Python's garbage collector to walk.
+_CARDS = {c: Card(c) for c in FULL_PACK}
+
+
 def display(c: str) -> Card:
     """Q♠, 10♥ — the way the sheet shows a card, in the page's table letters."""
-    return Card(c)
+    return _CARDS.get(c) or Card(c)
 
 
 def rank_letter(rank: str) -> Text | str:

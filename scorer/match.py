@@ -290,15 +290,16 @@ class Rows(Sequence):
     def __init__(self, rules: Game, entries: Sequence, kept: Sequence[Kept], first_dealer: int):
         self.rules, self.source, self.kept, self.first_dealer = rules, entries, kept, first_dealer
         self.known: dict[int, DealRow] = {}
+        self.checked: dict[int, Any] = {}  # index → the entry as its game checked it
 
     def entry(self, i: int) -> Any:
         """Deal ``i + 1``'s entry as its game checked it."""
-        return self.known[i].entry if i in self.known else self.source[i]
+        return self.checked[i] if i in self.checked else self.source[i]
 
     @property
     def entries(self) -> Sequence:
         """Every deal's entry as its game checked it (each read when used)."""
-        return Changed(self.source, {i: row.entry for i, row in self.known.items()})
+        return Changed(self.source, dict(self.checked))
 
     def __len__(self) -> int:
         return len(self.kept)
@@ -311,9 +312,10 @@ class Rows(Sequence):
         if not 0 <= i < len(self):
             raise IndexError(i)
         if i not in self.known:
-            before = position_after(self.rules, self.kept[:i], self.first_dealer)
+            before = position_after(self.rules, self.kept, self.first_dealer, i)
             deal = step(self.rules, before, self.source[i])
             kept = self.kept[i]
+            self.checked[i] = deal.entry
             self.known[i] = DealRow(
                 i + 1, deal.plan, deal.entry, deal.score, kept.totals, kept.words
             )
@@ -432,12 +434,15 @@ def step(rules: Game, before: Position, raw: Any, plan: Plan | None = None) -> S
     return Step(plan, entry, score, after)
 
 
-def position_after(rules: Game, kept: Sequence[Kept], first_dealer: int) -> Position:
-    """Where the match stands after the deals ``kept`` holds (before deal 1: none)."""
-    if not kept:
+def position_after(
+    rules: Game, kept: Sequence[Kept], first_dealer: int, played: int | None = None
+) -> Position:
+    """Where the match stands after its first ``played`` deals (by default all
+    that ``kept`` holds; before deal 1: none)."""
+    played = len(kept) if played is None else played
+    if not played:
         return Position.start(rules, first_dealer)
-    last = kept[-1]
-    played = len(kept)
+    last = kept[played - 1]
     return Position(last.state, last.totals, played, rules.outcome(last.totals, played))
 
 
@@ -461,9 +466,10 @@ def fold(match: Match, kept: Sequence[Kept] = ()) -> Standings:
             raise DealError(number, e) from None
         position = deal.after
         kept.append(Kept.of(rules, deal, number))
-        rows.known[number - 1] = DealRow(
-            number, deal.plan, deal.entry, deal.score, position.totals, kept[-1].words
-        )
+        # the entry as checked, not its row (plan, score, words): a row is drawn
+        # again if read, for rows kept of every deal are thousands of objects that
+        # Python's garbage collector walks again and again (1,000 deals took 3×)
+        rows.checked[number - 1] = deal.entry
     totals, outcome = position.totals, position.outcome
     teams = rules.teams()
     team_totals = [(t, sum(totals[s] for s in t)) for t in teams] if teams else None

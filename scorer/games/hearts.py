@@ -118,12 +118,26 @@ class HeartsFamily(Game):
         number = state["played"] + 1
         leader, leader_text = self.first_leader(dealer)
         passing = self.passing(state["played"])
+        return Plan(
+            number=number,
+            dealer=dealer,
+            leader=leader,
+            leader_text=leader_text,
+            passing=passing,
+            title=_("Deal %(n)s", n=number),
+            notes=[*self.pack_notes, self.pass_note(passing)],
+            fields=list(self.deal_fields),
+        )
+
+    @cached_property
+    def pack_notes(self) -> tuple[str, ...]:
+        """What to take out of the pack, if anything: the same before every deal."""
         removed = self.removed[self.n]
-        hand = len(self.pack) // self.n
-        notes = []
-        if removed:
-            notes.append(pack_note(removed, hand))
-        notes.append(self.pass_note(passing))
+        return (pack_note(removed, len(self.pack) // self.n),) if removed else ()
+
+    @cached_property
+    def deal_fields(self) -> tuple[Field, ...]:
+        """What the form asks after every deal (the same each time)."""
         fields = []
         if self.spot:
             fields.append(
@@ -150,16 +164,7 @@ class HeartsFamily(Game):
                     "owner", f"taken_by.{c}", _("Who took %(card)s?", card=display(c)), cards=(c,)
                 )
             )
-        return Plan(
-            number=number,
-            dealer=dealer,
-            leader=leader,
-            leader_text=leader_text,
-            passing=passing,
-            title=_("Deal %(n)s", n=number),
-            notes=notes,
-            fields=fields,
-        )
+        return tuple(fields)
 
     def pass_note(self, passing: str) -> str:
         if passing == "none":
@@ -254,7 +259,8 @@ class HeartsFamily(Game):
         if "heart_cards" in entry:
             hearts = [sum(self.heart_value(c) for c in cs) for cs in entry["heart_cards"]]
         else:
-            hearts = [k * self.heart_value("2H") for k in entry["hearts"]]
+            value = self.heart_value("2H")
+            hearts = [k * value for k in entry["hearts"]]
         points = list(hearts)
         lines = [
             [ngettext("%(num)s heart", "%(num)s hearts", entry["hearts"][s])]
@@ -356,7 +362,7 @@ class HeartsFamily(Game):
                 taken.append(f"{entry['hearts'][s]}♥")
             taken += [display(c) for c, who in entry["taken_by"].items() if who == s]
             if taken:
-                parts.append(names[s] + " " + join(" ", taken))
+                parts.append(join(" ", [names[s], *taken]))
         return join("; ", parts)
 
 
