@@ -9,9 +9,10 @@ import sqlite3
 
 import pytest
 
+from scorer import create_app, store
 from scorer.store import db as store_db
 
-from .test_sharing import D1, as_form, made_by, text
+from .test_sharing import D1, D2, D3, as_form, hidden, made_by, save, text, undo_latest
 
 
 @pytest.fixture
@@ -112,3 +113,44 @@ def test_a_phone_that_comes_back_with_its_cookie_is_remembered_once(app):
         b.get(f"/m/{mid}")
     assert browsers(app) == watched  # once
     assert f"/m/{mid}" in text(b.get("/"))
+
+
+def fresh_reads(app, mid) -> tuple:
+    """The API read and both CSVs as a process that has read nothing yet gives them:
+    a new app on the same database, this process's recent reads forgotten."""
+    store.forget_recent()
+    other = create_app({**app.config, "TESTING": True}).test_client()
+    return reads(other, mid)
+
+
+def reads(client, mid) -> tuple:
+    return tuple(
+        client.get(url).get_data()
+        for url in (f"/api/matches/{mid}", f"/m/{mid}/export.csv", f"/m/{mid}/sheet.csv")
+    )
+
+
+def test_kept_reads_equal_a_fresh_fold_after_every_kind_of_change(app, statements):
+    a = app.test_client()
+    mid = made_by(a)
+    changes = [
+        lambda: save(a, mid, D1),
+        lambda: save(a, mid, D2),
+        lambda: save(a, mid, D3, number=1),  # an edit
+        lambda: undo_latest(a, mid),
+        lambda: a.post(
+            f"/m/{mid}/deal/2/delete",
+            data={"seen": hidden(text(a.get(f"/m/{mid}/deal/2")), "expect"), "key": "k"},
+        ),
+        lambda: undo_latest(a, mid),  # a restore
+        lambda: save(a, mid, D3),
+    ]
+    for change in changes:
+        before = reads(a, mid)  # drawn and kept for the version before
+        change()
+        kept = reads(a, mid)
+        assert kept != before
+        assert kept == fresh_reads(app, mid)
+        statements.clear()
+        assert reads(a, mid) == kept  # the same version again: nothing read but rows
+        assert not any(" from deals" in s for s in statements), statements

@@ -32,15 +32,24 @@ def pool(game: str, n: int, seed: int) -> list[dict]:
 
 
 def fresh(db, match_id: int):
-    """The match as stored, folded from its entries alone (nothing kept read)."""
-    return fold(store.get(db, match_id).match)
+    """The match as stored, folded from its entries alone (nothing kept read, nothing
+    this process read lately)."""
+    return fold(store.get(db, match_id, recent=False).match)
 
 
 def assert_kept_is_fresh(db, match_id: int) -> None:
-    stored = store.get(db, match_id)
-    truth = fold(stored.match)
+    stored = store.get(db, match_id)  # as this process read it lately, if it did
+    read = store.get(db, match_id, recent=False)  # from the database
+    assert (stored.version, stored.deal_ids, stored.revs) == (
+        read.version,
+        read.deal_ids,
+        read.revs,
+    )
+    assert list(stored.match.deals) == list(read.match.deals)
+    truth = fold(read.match)
     cached = store.standings(db, stored)
     assert cached.folded_from == len(truth.kept)  # read from what is kept, nothing folded
+    assert store.standings(db, stored) is cached  # and drawn once for this version
     assert cached.kept == truth.kept
     assert cached.computed() == truth.computed()
     assert (cached.places, cached.next, cached.note) == (truth.places, truth.next, truth.note)
@@ -126,9 +135,11 @@ def test_a_missing_cache_is_folded_afresh_and_kept(db):
     match_id = match_of(db)
     db.execute("update deals set kept = null where match_id = ?", [match_id])
     db.conn.commit()
+    store.forget_recent()  # as another process reads it
     first = store.standings(db, store.get(db, match_id))
     assert first.folded_from == 0  # nothing kept: folded from deal 1
     assert first.kept == fresh(db, match_id).kept
+    store.forget_recent()  # another process, or this one once it has forgotten it
     again = store.standings(db, store.get(db, match_id))
     assert again.folded_from == 6  # and kept: the next read folds nothing
     assert_kept_is_fresh(db, match_id)

@@ -508,6 +508,7 @@ def test_a_rename_that_would_seat_one_name_twice_changes_nothing_anywhere(app, c
     # a phone that only watches renames nothing
     watcher = app.test_client()
     watcher.get(f"/m/{m1}")
+    watcher.get(f"/m/{m1}?part=live")  # its sheet's poll: it watches the match
     r = watcher.post("/players/rename", data={"old": "Ola", "new": "Olga"})
     assert r.status_code == 400
     assert alert(r.get_data(as_text=True)).startswith("Nothing to rename")

@@ -44,7 +44,7 @@ from .deal_n import (
     revive_deal,
 )
 from .history import UNDONE_AS, change, events, history, undo
-from .kept import STAMP, forget_kept, pass_versions, rebuild, standings
+from .kept import STAMP, forget_kept, forget_recent, pass_versions, rebuild, standings
 from .listing import (
     PER_PAGE,
     TRASH_DAYS,
@@ -102,6 +102,7 @@ __all__ = [
     "edit_key",
     "events",
     "forget_kept",
+    "forget_recent",
     "get",
     "get_db",
     "history",

@@ -17,7 +17,7 @@ from ..games import EntryError
 from ..i18n import _
 from ..match import DealError, Match, check_entry, checked_entry, fold
 from .db import Gap, NotFound, Stale, now
-from .kept import _kept
+from .kept import recent_kept
 from .stored import Stored, get
 from .writes import (
     Change,
@@ -88,7 +88,7 @@ def record_deal(
         if number == count + 1:
             out.append(_add(db, stored, raw))
             return out[0]
-        standings = fold(stored.match, _kept(db, stored, lazy=True))
+        standings = fold(stored.match, recent_kept(db, stored))
         try:
             mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
         except EntryError as e:
@@ -195,7 +195,7 @@ def choose(
                 )
             change = _add(db, stored, found["entry"])
         else:
-            standings = fold(stored.match, _kept(db, stored, lazy=True))
+            standings = fold(stored.match, recent_kept(db, stored))
             event = _event(
                 db,
                 stored.id,
@@ -286,7 +286,7 @@ def revive_deal(
             raise Stale(_("the deal was brought back on another phone meanwhile"))
         number = gone["number"]
         deals, standings = checked_entry(
-            gone["match"], raw, number, _kept(db, stored, lazy=True)[: number - 1]
+            gone["match"], raw, number, recent_kept(db, stored)[: number - 1]
         )
         rev = db.execute("select rev from deals where id = ?", [deal_id]).fetchone()[0] + 1
         db.execute(

@@ -11,7 +11,7 @@ from sqlite_utils import Database
 from ..i18n import _
 from ..match import Match, checked_entry, fold
 from .db import NotFound, Stale, now
-from .kept import _kept
+from .kept import recent_kept
 from .stored import _match_row, get
 from .writes import Change, _apply_setup, _dump, _event, _request_digest, _write
 
@@ -74,7 +74,7 @@ def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = 
                 number,
             )
         kind = UNDONE_AS[event["kind"]]
-        kept = _kept(db, stored, lazy=True)
+        kept = recent_kept(db, stored)
         if kind == "delete":
             deals = stored.match.deals[: number - 1] + stored.match.deals[number:]
             standings = fold(
@@ -143,7 +143,7 @@ def _reopen(db: Database, stored, event: dict) -> Change:
         before=json.loads(event["entry"]),
         undoes=event["id"],
     )
-    standings = fold(stored.match, _kept(db, stored, lazy=True))
+    standings = fold(stored.match, recent_kept(db, stored))
     return Change("reopen", number, 0, standings, event=new, conflict=closed[0])
 
 

@@ -17,7 +17,9 @@ from sqlite_utils import Database
 
 from ..i18n import _
 from ..match import DealError, KeptList, Standings, fold
+from ..recent import Recent
 from .db import writing
+from .stored import RECENT as stored_recent
 from .stored import Stored, get
 
 _LIVE_IDS = "select id from deals where match_id = ? and deleted is null order by pos"
@@ -146,6 +148,7 @@ def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
 def forget_kept(db: Database) -> None:
     """Drop every kept fold (a restored database: only its entries are trusted);
     each match is folded afresh when it is next read."""
+    forget_recent()
     with writing(db):
         db.execute("update deals set kept = null")
         db.execute("update matches set kept = null, summary = null, points = null")
@@ -164,11 +167,46 @@ def pass_versions(db: Database, before: dict[str, int]) -> None:
         )
 
 
+# The standings this process drew lately from what a match's deals keep, under
+# its public id and version (as scorer.store.stored.RECENT keeps the match).
+RECENT = Recent(256)
+
+
+def _current(stored: Stored) -> tuple | None:
+    """The key of a match's kept standings, if what its deals keep is current."""
+    if stored.kept != f"{STAMP}:{stored.version}":
+        return None
+    return (stored.pub, stored.version, stored.kept)
+
+
+def forget_recent() -> None:
+    """Forget what this process read and drew lately (every match and standings):
+    for a database changed behind the store's back, whose versions did not move
+    (a test that edits rows by hand; an operator with the sqlite3 shell)."""
+    RECENT.items.clear()
+    stored_recent.items.clear()
+
+
+def recent_kept(db: Database, stored: Stored) -> KeptList:
+    """What the deals of a match keep, for a write to fold on from: from the
+    standings this process drew of this version lately, else read lazily."""
+    key = _current(stored)
+    st = RECENT.peek(key) if key else None
+    return st.kept if st is not None else _kept(db, stored, lazy=True)
+
+
 def standings(db: Database, stored: Stored) -> Standings:
     """The standings of a stored match: what the sheet, the API read and the
-    exports draw. From what its deals keep; folded afresh (and kept) when that
-    is missing or stale. Raises DealError for a stored deal these rules can no
-    longer read."""
+    exports draw. From what its deals keep (as this process drew them lately, or
+    read); folded afresh (and kept) when that is missing or stale. Raises
+    DealError for a stored deal these rules can no longer read."""
+    key = _current(stored)
+    if key is None or db.conn.in_transaction:
+        return _standings(db, stored)
+    return RECENT.get(key, lambda: _standings(db, stored))
+
+
+def _standings(db: Database, stored: Stored) -> Standings:
     kept = _kept(db, stored)
     st = fold(stored.match, kept)
     if st.folded_from < len(st.kept):

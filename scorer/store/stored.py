@@ -12,6 +12,7 @@ from sqlite_utils import Database
 
 from ..i18n import _
 from ..match import Entries, Match
+from ..recent import Recent
 from .db import NotFound
 
 
@@ -104,10 +105,39 @@ def _stored(db: Database, row: dict) -> Stored:
     )
 
 
-def get(db: Database, ref: int | str, trash: bool = False) -> Stored:
+# The matches this process read lately, under what their row says of them: the
+# version moves with every change to the match or its deals, ``kept`` when its
+# fold is kept afresh (the rest of the row is in the key too: it is read anyway).
+# A sheet, a poll's redraw or a write at deal 2,000 then reads one row, not
+# 2,000 deals.
+RECENT = Recent(256)
+_KEYED = (
+    "pub",
+    "version",
+    "deleted",
+    "kept",
+    "created",
+    "updated",
+    "players",
+    "options",
+    "first_dealer",
+    "edit_key",
+    "game",
+)
+
+
+def get(db: Database, ref: int | str, trash: bool = False, *, recent: bool | None = None) -> Stored:
     """The match (by its number inside the store, or its public id) with its live
-    deals in order. Raises NotFound (a match in the trash too, unless ``trash``)."""
-    return _stored(db, _match_row(db, ref, trash))
+    deals in order. Raises NotFound (a match in the trash too, unless ``trash``).
+
+    ``recent``: may it be what this process read lately of the same version? By
+    default, yes outside a write; inside one (which may have changed the deals
+    already, the version not yet) only when the write says so, before it changes
+    anything."""
+    row = _match_row(db, ref, trash)
+    if recent is False or (recent is None and db.conn.in_transaction):
+        return _stored(db, row)
+    return RECENT.get(tuple(row[c] for c in _KEYED), lambda: _stored(db, row))
 
 
 def version_of(db: Database, pub: str) -> tuple[int, int]:

@@ -27,7 +27,7 @@ from .. import schema
 from ..i18n import _
 from ..match import COMPACT, Changed, Match, Standings, checked_entry, fold
 from .db import KeyReused, NotFound, Stale, now, writing
-from .kept import _keep, _kept
+from .kept import _keep, recent_kept
 from .listing import trash_since
 from .stored import Stored, _match_row, get
 
@@ -157,7 +157,7 @@ def _write(
                     )
                 yield None, [Change.repeated(rows[0]["reply"])]
                 return
-        stored = get(db, row_id)
+        stored = get(db, row_id, recent=True)  # nothing is changed yet
         if if_version is not None and if_version != stored.version:
             raise Stale(_("the match has changed since that version was read: nothing was stored"))
         out: list[Change] = []
@@ -279,7 +279,7 @@ def add_deal(
 
 def _add(db: Database, stored: Stored, raw: Any) -> Change:
     """Store ``raw`` as the next deal, inside a write."""
-    deals, standings = checked_entry(stored.match, raw, kept=_kept(db, stored, lazy=True))
+    deals, standings = checked_entry(stored.match, raw, kept=recent_kept(db, stored))
     pos = db.execute(
         "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [stored.id]
     ).fetchone()[0]
@@ -343,7 +343,7 @@ def _edit(db: Database, stored: Stored, entries: dict[int, Any]) -> Change:
     first, m = min(entries), stored.match
     changed = Changed(m.deals, {n - 1: entry for n, entry in entries.items()})
     trial = Match(m.game, m.options, m.players, m.first_dealer, changed)
-    standings = fold(trial, _kept(db, stored, lazy=True)[: first - 1])
+    standings = fold(trial, recent_kept(db, stored)[: first - 1])
     checked = standings.rows.entries
     for i in range(first - 1, len(checked)):  # those edited, and later ones now read anew
         if i + 1 in entries or checked[i] != m.deals[i]:
@@ -395,7 +395,7 @@ def delete_deal(
             stored.match.first_dealer,
             deals,
         )
-        standings = fold(trial, _kept(db, stored, lazy=True)[: number - 1])
+        standings = fold(trial, recent_kept(db, stored)[: number - 1])
         deal_id = stored.deal_ids[number - 1]
         db.execute("update deals set deleted = ? where id = ?", [now(), deal_id])
         rest = Stored(

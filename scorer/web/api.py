@@ -18,6 +18,7 @@ from ..match import DealError
 from ..record import RecordError, dump, load, read_json
 from ..store import get_db as db
 from . import access
+from .drawn import kept_body
 from .forms import whole_number
 from .lookup import match_or_404
 
@@ -128,12 +129,16 @@ def create_match():
 @bp.get("/matches/<mid:match_id>")
 def get_match(match_id: str):
     stored = match_or_404(match_id)
-    try:
-        standings = store.standings(db(), stored)
-    except DealError:
-        standings = None  # dump leaves the computed block out; the deals are given
-    record = dump(stored.match, standings, match_id)
-    response = with_etag(jsonify(record), match_id, stored.version)
+
+    def record() -> bytes:
+        try:
+            standings = store.standings(db(), stored)
+        except DealError:
+            standings = None  # dump leaves the computed block out; the deals are given
+        return jsonify(dump(stored.match, standings, match_id)).get_data()
+
+    body = kept_body("record", stored, record)
+    response = with_etag(Response(body, mimetype="application/json"), match_id, stored.version)
     return response.make_conditional(request)
 
 

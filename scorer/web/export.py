@@ -20,6 +20,7 @@ from ..record import (
     to_sheet_csv,
 )
 from ..store import get_db as db
+from .drawn import kept_body
 from .lookup import match_or_404, title
 
 bp = Blueprint("export", __name__)
@@ -31,7 +32,9 @@ def export_csv(match_id: str):
     stored = match_or_404(match_id)
     match = stored.match
     return Response(
-        to_csv(match, store.standings(db(), stored), title(match)),
+        kept_body(
+            "export.csv", stored, lambda: to_csv(match, store.standings(db(), stored), title(match))
+        ),
         headers=csv_headers(match, started(stored)),
     )
 
@@ -42,7 +45,7 @@ def export_sheet(match_id: str):
     stored = match_or_404(match_id)
     match = stored.match
     return Response(
-        to_sheet_csv(match, store.standings(db(), stored)),
+        kept_body("sheet.csv", stored, lambda: to_sheet_csv(match, store.standings(db(), stored))),
         headers=csv_headers(match, started(stored), _("sheet")),
     )
 
