@@ -6,6 +6,8 @@
   start, then checked every hour by a thread of the master.
 - The control socket lives in instance/ (gunicorn 27 would put it in one
   fixed place per user, shared by every server that user runs).
+- Once it listens, it prints the address the phones at the table open, with
+  its QR code, or says why no other phone can open it (scorer/address.py).
 - Responses say `Server: Scorer`, not which server software and version.
 - The access log writes the path without its query string (%(U)s, not the
   request line %(r)s), and no Referer: the score link carries the match's
@@ -20,7 +22,7 @@ from pathlib import Path
 
 import gunicorn.http.wsgi
 
-from scorer import create_app
+from scorer import address, create_app
 
 instance = Path(os.environ.get("SCORER_INSTANCE") or Path(__file__).parent / "instance")
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
@@ -51,3 +53,7 @@ def on_starting(server):
         name="daily-backup",
         args=(app.config["DATABASE"], Path(app.instance_path) / "backups"),
     ).start()
+
+
+def when_ready(server):
+    address.banner()

@@ -116,6 +116,15 @@ def create_app(test_config: dict | None = None) -> Flask:
         COMPRESS_ALGORITHM=["br", "zstd", "gzip", "deflate"],
         COMPRESS_BR_LEVEL=5,
     )
+    # Where the other phones reach this server (scorer/address.py): the address it was
+    # given, the address it listens on (gunicorn.conf.py's HOST), and under `make
+    # table` the certificate of Caddy's local authority and the page that gives it.
+    app.config.update(
+        PUBLIC_URL=os.environ.get("SCORER_PUBLIC_URL", "").strip() or None,
+        LISTEN_HOST=os.environ.get("HOST", "127.0.0.1"),
+        CA_CERT=os.environ.get("SCORER_CA_CERT", "").strip() or None,
+        TRUST_URL=os.environ.get("SCORER_TRUST_URL", "").strip() or None,
+    )
     hosts = os.environ.get("SCORER_TRUSTED_HOSTS", "").strip()
     if hosts:
         app.config["TRUSTED_HOSTS"] = [h.strip() for h in hosts.split(",") if h.strip()]

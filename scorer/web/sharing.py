@@ -3,9 +3,12 @@ score link itself (this browser scores the match from then on)."""
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 import segno
 from flask import (
     Blueprint,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -14,7 +17,7 @@ from flask import (
 )
 from werkzeug.exceptions import Forbidden
 
-from .. import store
+from .. import address, store
 from ..i18n import _
 from ..store import get_db as db
 from . import access
@@ -26,10 +29,17 @@ bp = Blueprint("sharing", __name__)
 @bp.get("/m/<mid:match_id>/share")
 def share(match_id: str):
     """Two links, each with its QR code drawn here as SVG (segno): one to watch,
-    one to score (it carries the edit key)."""
+    one to score (it carries the edit key). They lead to an address the other
+    phones reach (scorer/address.py), said in a line when it is not the one
+    this page was opened at, with a warning when it is this machine's own."""
     stored = scored_or_403(match_id)
-    watch = url_for("sheet.sheet", match_id=stored.pub, _external=True)
-    score = url_for("sharing.score_link", match_id=stored.pub, key=stored.edit_key, _external=True)
+    where = address.public_base(
+        current_app.config.get("PUBLIC_URL"),
+        current_app.config.get("LISTEN_HOST"),
+        request.host_url,
+    )
+    watch = where.base + url_for("sheet.sheet", match_id=stored.pub)
+    score = where.base + url_for("sharing.score_link", match_id=stored.pub, key=stored.edit_key)
     codes = {
         name: segno.make(link, error="m").svg_data_uri(scale=5, border=2, dark="#000", light="#fff")
         for name, link in (("watch", watch), ("score", score))
@@ -42,6 +52,9 @@ def share(match_id: str):
         watch=watch,
         score=score,
         codes=codes,
+        where=where,
+        here=urlsplit(where.opened).netloc,
+        there=urlsplit(where.base).netloc,
     )
 
 

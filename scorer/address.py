@@ -1,0 +1,128 @@
+"""The address the other phones at the table open: on the share page (its links
+and QR codes) and in the terminal when the server starts.
+
+In this order: the address the server was given (``SCORER_PUBLIC_URL``, such as
+``https://scorer.example`` or what `make table` sets); else the address the page
+was opened at, unless that is this machine's own (``127.0.0.1``, ``localhost``),
+which no other phone reaches: then this machine's address on the local network,
+if the server answers there (``HOST=0.0.0.0``); else the loopback address, with
+a warning. The local-network address is found without sending anything: a UDP
+socket's ``connect`` only asks the system which of its addresses would be used
+to reach a private address."""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import socket
+import sys
+from dataclasses import dataclass
+from typing import TextIO
+from urllib.parse import urlsplit
+
+import segno
+
+# Private addresses no packet is sent to: only the route to each is looked up.
+PROBES = ("10.254.254.254", "192.168.254.254", "172.31.254.254")
+EVERYWHERE = ("0.0.0.0", "::", "")
+
+
+def is_loopback(host: str | None) -> bool:
+    """``127.0.0.1``, ``::1``, ``localhost``: this machine's own addresses."""
+    name = (host or "").strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (the one it would send from
+    to a private address), or None when it has none but its own."""
+    for probe in PROBES:
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+                s.connect((probe, 9))  # UDP: nothing is sent
+                address = s.getsockname()[0]
+        except OSError:
+            continue
+        if address not in EVERYWHERE and not is_loopback(address):
+            return address
+    return None
+
+
+def host_in_url(host: str, port: int | str | None, scheme: str = "http") -> str:
+    """``scheme://host[:port]``, an IPv6 address in brackets, a default port left out."""
+    if ":" in host and not host.startswith("["):
+        host = f"[{host}]"
+    default = {"http": 80, "https": 443}.get(scheme)
+    return (
+        f"{scheme}://{host}"
+        if port in (None, "", default, str(default))
+        else f"{scheme}://{host}:{port}"
+    )
+
+
+@dataclass(frozen=True)
+class Public:
+    """Where the links lead: ``base`` (``scheme://host[:port]``, no slash after) and
+    ``why``: ``configured`` (SCORER_PUBLIC_URL), ``opened`` (the page's own
+    address), ``lan`` (this machine's local-network address in place of the
+    loopback address the page was opened at) or ``loopback`` (no other phone
+    reaches it: say so)."""
+
+    base: str
+    why: str
+    opened: str = ""
+
+
+def public_base(configured: str | None, listen: str | None, opened: str) -> Public:
+    """The address for links to this server. ``configured``: SCORER_PUBLIC_URL;
+    ``listen``: the address the server listens on (``HOST``); ``opened``: the
+    page's own ``scheme://host[:port]``."""
+    opened = opened.rstrip("/")
+    if configured and configured.strip():
+        return Public(configured.strip().rstrip("/"), "configured", opened)
+    parts = urlsplit(opened)
+    if not is_loopback(parts.hostname):
+        return Public(opened, "opened", opened)
+    lan = lan_address() if (listen or "").strip() in EVERYWHERE else None
+    if lan:
+        return Public(host_in_url(lan, parts.port, parts.scheme), "lan", opened)
+    return Public(opened, "loopback", opened)
+
+
+def banner(environ: dict | None = None, out: TextIO | None = None) -> str:
+    """What the server prints when it is ready: the address the phones open and
+    its QR code, or why there is none to scan. Returns the address."""
+    env = os.environ if environ is None else environ
+    out = out or sys.stdout
+    listen, port = env.get("HOST", "127.0.0.1"), env.get("PORT", "5000")
+    trust = env.get("SCORER_TRUST_URL", "").strip()
+    everywhere = listen.strip() in EVERYWHERE
+    opened = host_in_url("127.0.0.1" if everywhere else listen, port)
+    where = public_base(env.get("SCORER_PUBLIC_URL"), listen, opened)
+    address = where.base + "/"
+    if where.why == "loopback":
+        print(f"Scorer: {address} (this machine only).", file=out)
+        if everywhere:
+            print("No other phone can open it: this machine has no network address.", file=out)
+        else:
+            print(
+                "No other phone can open it: `make table` serves the table's network "
+                "over HTTPS, `make run HOST=0.0.0.0` over plain HTTP.",
+                file=out,
+            )
+        out.flush()
+        return address
+    print(f"Scorer for the phones at the table: {address}", file=out)
+    scan = address
+    if trust:
+        print(f"A phone's first time: {trust} (trust this table's certificate once)", file=out)
+        scan = trust
+    print(f"Scan it with a phone's camera ({scan}):", file=out)
+    segno.make(scan, error="m").terminal(out=out, compact=True)
+    out.flush()
+    return address

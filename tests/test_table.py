@@ -1,0 +1,135 @@
+"""The phones at the table reach the server (issue 23): the share page's links and
+QR codes lead to an address other phones open (SCORER_PUBLIC_URL first; else, for
+a page opened through 127.0.0.1, this machine's local-network address, said in a
+line; never the loopback address without a warning), and the server prints that
+address and its QR code when it starts. The local-network address is checked as
+text, never connected to."""
+
+from __future__ import annotations
+
+import html
+import io
+import re
+import time
+import urllib.request
+
+import pytest
+
+from scorer import address, create_app
+
+from .helpers import gunicorn
+from .test_sharing import BM, key_of
+
+LAN = "192.168.1.20"
+
+
+def share_page(app, base_url: str) -> tuple[str, str]:
+    """A match made through ``base_url``, and its share page as its scorer sees it."""
+    phone = app.test_client()
+    mid = phone.post("/new/black_maria", data=BM, base_url=base_url).headers["Location"]
+    mid = mid.rsplit("/", 1)[1]
+    r = phone.get(f"/m/{mid}/share", base_url=base_url)
+    assert r.status_code == 200
+    return mid, html.unescape(r.get_data(as_text=True))
+
+
+def links(page: str) -> list[str]:
+    return re.findall(r'<p class="link"><a href="([^"]+)"', page)
+
+
+def make(tmp_path, **config):
+    return create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "scorer.db"),
+            "SECRET_KEY": "test",
+            "WTF_CSRF_ENABLED": False,
+            **config,
+        }
+    )
+
+
+def test_the_public_url_comes_first(tmp_path):
+    app = make(tmp_path, PUBLIC_URL="https://scorer.example/", LISTEN_HOST="0.0.0.0")
+    mid, page = share_page(app, "http://127.0.0.1:5000")
+    key = key_of(app, mid)
+    assert links(page) == [
+        f"https://scorer.example/m/{mid}",
+        f"https://scorer.example/m/{mid}/score?key={key}",
+    ]
+    assert "These links lead to scorer.example, the address the phones at the table open." in page
+    # opened at that address itself: nothing to say
+    _mid, page = share_page(app, "https://scorer.example")
+    assert 'class="where' not in page
+
+
+def test_a_page_opened_through_loopback_links_the_local_network_address(tmp_path, monkeypatch):
+    monkeypatch.setattr(address, "lan_address", lambda: LAN)
+    app = make(tmp_path, LISTEN_HOST="0.0.0.0")
+    for opened in ("http://127.0.0.1:8000", "http://localhost:8000", "http://[::1]:8000"):
+        mid, page = share_page(app, opened)
+        assert links(page)[0] == f"http://{LAN}:8000/m/{mid}"
+        assert links(page)[1].startswith(f"http://{LAN}:8000/m/{mid}/score?key=")
+        here = opened.removeprefix("http://")
+        assert (
+            f"These links lead to {LAN}:8000, this machine's address on the local network, "
+            f"which the other phones open ({here} opens on this machine only)."
+        ) in page
+
+
+def test_a_page_opened_at_another_address_links_that_address(tmp_path, monkeypatch):
+    monkeypatch.setattr(address, "lan_address", lambda: LAN)
+    app = make(tmp_path, LISTEN_HOST="0.0.0.0")
+    mid, page = share_page(app, "http://10.0.0.7:8000")
+    assert links(page)[0] == f"http://10.0.0.7:8000/m/{mid}"
+    assert 'class="where' not in page
+
+
+@pytest.mark.parametrize("listen, lan", [("127.0.0.1", LAN), ("0.0.0.0", None)])
+def test_a_loopback_address_is_never_given_without_a_warning(tmp_path, monkeypatch, listen, lan):
+    """A server that answers this machine only, or a machine with no local network
+    address: the links stay what they are, and the page says no phone can open them."""
+    monkeypatch.setattr(address, "lan_address", lambda: lan)
+    app = make(tmp_path, LISTEN_HOST=listen)
+    mid, page = share_page(app, "http://127.0.0.1:5000")
+    assert links(page)[0] == f"http://127.0.0.1:5000/m/{mid}"
+    warning = re.search(r'<p class="where warning" role="alert">([^<]*)</p>', page)
+    assert warning and "127.0.0.1:5000, which only this machine opens" in warning.group(1)
+    assert "make table" in warning.group(1)
+
+
+def test_the_local_network_address_is_an_address_of_this_machine_not_its_own():
+    found = address.lan_address()
+    assert found is None or not address.is_loopback(found)
+    assert [address.is_loopback(h) for h in ("127.0.0.1", "127.3.4.5", "[::1]", "localhost")] == [
+        True
+    ] * 4
+    assert not any(address.is_loopback(h) for h in (LAN, "scorer.test", "10.0.0.1", None))
+
+
+def test_the_banner_gives_the_local_network_address_and_its_qr_code(monkeypatch):
+    monkeypatch.setattr(address, "lan_address", lambda: LAN)
+    out = io.StringIO()
+    said = address.banner({"HOST": "0.0.0.0", "PORT": "8000"}, out)
+    assert said == f"http://{LAN}:8000/"
+    lines = out.getvalue().splitlines()
+    assert lines[0] == f"Scorer for the phones at the table: http://{LAN}:8000/"
+    assert sum("▄" in line for line in lines) > 10  # the QR code, in half blocks
+    out = io.StringIO()
+    address.banner({"HOST": "0.0.0.0", "SCORER_PUBLIC_URL": "https://scorer.example"}, out)
+    assert out.getvalue().startswith("Scorer for the phones at the table: https://scorer.example/")
+
+
+def test_make_runs_first_lines_carry_an_address_that_answers(tmp_path):
+    """gunicorn as `make run` starts it (this machine only): its first lines name
+    the address, which answers, and say that no other phone can open it."""
+    with gunicorn(tmp_path) as (port, _instance, log):
+        deadline = time.monotonic() + 30
+        while f"http://127.0.0.1:{port}/" not in (text := open(log.name).read()):
+            assert time.monotonic() < deadline, text
+            time.sleep(0.1)
+        first = text.splitlines()[:8]
+        url = re.search(r"(http://\S+/) \(this machine only\)", "\n".join(first)).group(1)
+        with urllib.request.urlopen(url, timeout=10) as r:
+            assert r.status == 200
+        assert any("No other phone can open it" in line for line in first), first
