@@ -436,10 +436,10 @@ def test_the_csv_header_rows_are_in_the_page_language(client, lang):
 
 REFUSED = {
     "en": "say who took Q♠",
-    "pl": "podaj, kto wziął: D♠",
-    "ru": "укажите, кто взял: Д♠",
+    "pl": "D♠: wskaż, kto wziął",
+    "ru": "укажите, кто взял Д♠",
     "cs": "uveďte, kdo vzal Q♠",
-    "eo": "diru, al kiu iris Q♠",
+    "eo": "diru, kiu prenis Q♠",
 }
 
 
@@ -475,7 +475,7 @@ COUNTED = {
 }
 NOT_COUNTED = {
     "en": "hearts are not counted in this deal",
-    "pl": "kiery nie liczą się w tym rozdaniu",
+    "pl": "kiery nie liczą się w tej rozgrywce",
     "ru": "черви в этом розыгрыше не считаются",
     "cs": "srdce se v tomto rozdání nepočítají",
     "eo": "koroj: ne kalkulataj en ĉi tiu disdono",
@@ -507,7 +507,7 @@ def test_the_trick_page_reads_table_letters_and_answers_in_them(client):
         "/trick", query_string={"game": "hearts", "cards": "Д♠ к♠ 2♠ 10♠"}, headers=HEADERS["ru"]
     )
     html = r.get_data(as_text=True)
-    assert r.status_code == 200 and "Взятка за К♠ (2-я карта)" in html
+    assert r.status_code == 200 and "Взятку берёт К♠ (2-я карта)" in html
     r = client.get(
         "/trick", query_string={"game": "hearts", "cards": "dS ks 2s 10s"}, headers=HEADERS["pl"]
     )
