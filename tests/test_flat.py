@@ -154,3 +154,25 @@ def test_kept_reads_equal_a_fresh_fold_after_every_kind_of_change(app, statement
         statements.clear()
         assert reads(a, mid) == kept  # the same version again: nothing read but rows
         assert not any(" from deals" in s for s in statements), statements
+
+
+def test_the_home_page_reads_its_page_of_rows_and_keeps_its_counts_and_choices(app, statements):
+    a = app.test_client()
+    for i in range(35):
+        players = [f"Ala{i}", "Bartek", "Celina"]
+        a.post("/api/matches", json={"game": "black_maria", "players": players})
+    first = text(a.get("/"))
+    assert "page 1 of 2" in first and ">Ala34<" in first  # the filter offers every name
+    statements.clear()
+    again = text(a.get("/"))
+    assert again == first
+    assert not any("json_each" in s or "distinct" in s for s in statements), statements
+    whole_rows = [s for s in statements if s.lower().startswith("select * from matches")]
+    assert len(whole_rows) == 1 and whole_rows[0].count(",") == 29  # the page's 30, by id
+    # a change to any of its matches is seen at once: a rename, a new match
+    a.post("/api/matches", json={"game": "knaves", "players": ["Zoe", "Bartek", "Celina"]})
+    page = text(a.get("/"))
+    assert ">Zoe<" in page and "page 1 of 2" in page and "Knaves" in page
+    assert a.post("/players/rename", data={"old": "Zoe", "new": "Zofia"}).status_code == 302
+    page = text(a.get("/"))
+    assert ">Zofia<" in page and ">Zoe<" not in page

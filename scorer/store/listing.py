@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from sqlite_utils import Database
 
 from ..match import DealError
+from ..recent import Recent
 from .db import now, writing
 from .kept import STAMP, standings
 from .stored import Stored, _stored, get
@@ -20,17 +21,21 @@ from .stored import Stored, _stored, get
 def listing(db: Database, browser: str | None = None, trash: bool = False) -> list[Stored]:
     """The matches a browser scores or has watched (every match: ``browser``
     None), the latest changed first; ``trash``: those it scores that are in the
-    trash, for TRASH_DAYS."""
-    where = "m.deleted is not null and m.deleted >= ?" if trash else "m.deleted is null"
-    args: list = [trash_since()] if trash else []
-    if browser is None:
-        sql = f"select m.* from matches m where {where} and m.game != ''"
-    else:
-        sql = (
-            f"select m.* from matches m join browsers b on b.match_id = m.id "
-            f"where b.browser = ? and {where}" + (" and b.role = 'score'" if trash else "")
+    trash, for TRASH_DAYS (found from the trash's few rows, not the browser's
+    many)."""
+    if trash:
+        sql = "select m.* from matches m where m.deleted is not null and m.deleted >= ?" + (
+            " and exists (select 1 from browsers b where b.match_id = m.id"
+            " and b.browser = ? and b.role = 'score')"
+            if browser is not None
+            else ""
         )
-        args = [browser] + args
+        args: list = [trash_since()] + ([browser] if browser is not None else [])
+    elif browser is None:
+        sql, args = "select m.* from matches m where m.deleted is null and m.game != ''", []
+    else:
+        frm, args = _mine(browser)
+        sql = f"select m.* {frm}"
     rows = list(db.query(sql + " order by m.updated desc, m.id desc", args))
     return [_stored(db, r) for r in rows]
 
@@ -63,6 +68,20 @@ def _mine(browser: str) -> tuple[str, list]:
     )
 
 
+# What a browser's lists cost to work out over all its matches (the figures kept
+# afresh, how many there are, the filters' choices) is kept by this process
+# under the browser's fingerprint (see _fingerprint): any write to any of its
+# matches, a match more or fewer, moves it.
+_LISTS = Recent(512)
+
+
+def _fingerprint(db: Database, browser: str) -> tuple:
+    """What moves with any change to the matches a browser lists: how many, the
+    sum of their versions (each write moves one on), the newest."""
+    frm, args = _mine(browser)
+    return tuple(db.execute(f"select count(*), total(m.version), max(m.id) {frm}", args).fetchone())
+
+
 def _refresh(db: Database, browser: str) -> None:
     """Fold afresh the matches of a browser whose kept figures are missing or
     were made by other code (after an upgrade): once, then never again."""
@@ -87,10 +106,12 @@ def summaries(
 ) -> tuple[list[Summary], int]:
     """One page of the matches a browser scores or has watched, the latest
     changed first, from their kept figures (no fold), and how many there are
-    in all; ``game``, ``player`` (a name as entered), ``finished`` narrow it."""
+    in all; ``game``, ``player`` (a name as entered), ``finished`` narrow it.
+    The page's rows are read by id once the order has picked them."""
     if not browser:
         return [], 0
-    _refresh(db, browser)
+    fingerprint = _fingerprint(db, browser)  # a refresh keeps figures: it moves nothing
+    _LISTS.get(("fresh", browser, fingerprint), lambda: _refresh(db, browser))
     frm, args = _mine(browser)
     if game:
         frm += " and m.game = ?"
@@ -101,11 +122,22 @@ def summaries(
     if finished is not None:
         frm += " and coalesce(json_extract(m.summary, '$.finished'), 0) = ?"
         args.append(int(finished))
-    total = db.execute(f"select count(*) {frm}", args).fetchone()[0]
-    rows = db.query(
-        f"select m.* {frm} order by m.updated desc, m.id desc limit ? offset ?",
-        [*args, PER_PAGE, (max(page, 1) - 1) * PER_PAGE],
+    total = _LISTS.get(
+        ("count", browser, fingerprint, game, player, finished),
+        lambda: db.execute(f"select count(*) {frm}", args).fetchone()[0],
     )
+    ids = [
+        r[0]
+        for r in db.execute(
+            f"select m.id {frm} order by m.updated desc, m.id desc limit ? offset ?",
+            [*args, PER_PAGE, (max(page, 1) - 1) * PER_PAGE],
+        )
+    ]
+    by_id = {
+        r["id"]: r
+        for r in db.query(f"select * from matches where id in ({', '.join('?' * len(ids))})", ids)
+    }
+    rows = [by_id[i] for i in ids]
     out = []
     for r in rows:
         players = json.loads(r["players"])
@@ -132,6 +164,12 @@ def choices(db: Database, browser: str) -> tuple[list[str], list[str]]:
     """The games and the player names among a browser's matches, for its filters."""
     if not browser:
         return [], []
+    return _LISTS.get(
+        ("choices", browser, _fingerprint(db, browser)), lambda: _choices(db, browser)
+    )
+
+
+def _choices(db: Database, browser: str) -> tuple[list[str], list[str]]:
     frm, args = _mine(browser)
     games = [r[0] for r in db.execute(f"select distinct m.game {frm} order by m.game", args)]
     names = [

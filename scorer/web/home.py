@@ -15,6 +15,8 @@ from flask import (
     request,
     url_for,
 )
+from flask_babel import get_locale
+from markupsafe import Markup
 
 from .. import store
 from ..games import GAMES, EntryError
@@ -27,6 +29,7 @@ from ..record import (
 )
 from ..store import get_db as db
 from . import access
+from .drawn import draw, drawn
 from .forms import (
     ImportForm,
     form_problem,
@@ -73,7 +76,7 @@ def _home(import_error: str | None = None):
         "home.html",
         trash=trash,
         trash_days=store.TRASH_DAYS,
-        rows=rows,
+        rows=[listed(r) for r in rows],
         total=total,
         page=page,
         pages=pages,
@@ -83,6 +86,14 @@ def _home(import_error: str | None = None):
         import_form=ImportForm(),
         import_error=import_error,
     )
+
+
+def listed(r: store.Summary) -> Markup:
+    """A match as the home page lists it, drawn once per change and language (a
+    page of 30 is drawn from what the worker drew, as the sheet's parts are)."""
+    shown = (r.pub, r.game, r.created, r.updated, r.deals, r.finished, r.readable)
+    key = ("item", str(get_locale()), shown, *map(tuple, (r.players, r.totals, r.winners)))
+    return drawn().get(key, lambda: draw("_match_item.html", {"r": r}))
 
 
 @bp.get("/new")
