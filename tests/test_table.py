@@ -18,7 +18,7 @@ import pytest
 from scorer import address, create_app
 
 from .helpers import gunicorn
-from .test_sharing import BM, key_of
+from .test_sharing import BM, key_of, made_by
 
 LAN = "192.168.1.20"
 
@@ -133,3 +133,29 @@ def test_make_runs_first_lines_carry_an_address_that_answers(tmp_path):
         with urllib.request.urlopen(url, timeout=10) as r:
             assert r.status == 200
         assert any("No other phone can open it" in line for line in first), first
+
+
+# --- sharing a phone can use ---------------------------------------------------------
+
+
+def test_share_is_in_a_scorers_top_bar_and_not_a_watchers(app):
+    scorer, watcher = app.test_client(), app.test_client()
+    mid = made_by(scorer)
+    bar = re.compile(r'<header class="bar">.*?</header>', re.S)
+    top = bar.search(scorer.get(f"/m/{mid}").get_data(as_text=True)).group(0)
+    assert f'<a class="share-link" href="/m/{mid}/share">Share</a>' in top
+    top = bar.search(watcher.get(f"/m/{mid}").get_data(as_text=True)).group(0)
+    assert "share-link" not in top
+
+
+def test_send_and_copy_beside_each_link_and_the_score_link_says_so(app):
+    scorer, other = app.test_client(), app.test_client()
+    mid = made_by(scorer)
+    page = html.unescape(scorer.get(f"/m/{mid}/share").get_data(as_text=True))
+    boxes = re.findall(r'<p class="actions" data-share="([^"]+)"', page)
+    assert boxes == links(page)
+    assert page.count("data-send hidden>Send</button>") == 2
+    assert page.count(">Copy</button>") == 2
+    r = other.get(f"/m/{mid}/score?key={key_of(app, mid)}", follow_redirects=True)
+    flash = re.findall(r'<p class="flash[^"]*" role="status">([^<]*)</p>', r.get_data(as_text=True))
+    assert flash == ["You score this match on this phone now."]
