@@ -15,6 +15,7 @@
 """
 
 import os
+import resource
 import subprocess
 import sys
 import threading
@@ -27,6 +28,17 @@ from scorer import address, create_app
 instance = Path(os.environ.get("SCORER_INSTANCE") or Path(__file__).parent / "instance")
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
 workers = int(os.environ.get("WORKERS", "2"))
+# gevent workers hold the live sheet's waiting phones cheaply (scorer/web/live.py):
+# a phone's question "changed?" waits until its match changes, so thousands of
+# idle phones cost a connection each, not a request every two seconds.
+# WORKER_CLASS=sync: a thread per request, and the phones ask every two seconds.
+worker_class = os.environ.get("WORKER_CLASS", "gevent")
+if worker_class == "gevent":
+    worker_connections = 10000
+    os.environ.setdefault("SCORER_LIVE_WAIT", "25")
+    # a connection is a file: as many as the system lets this user have
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 65536)), hard))
 accesslog = "-"
 # address, time, method, path (no query), protocol, status, bytes, user agent
 access_log_format = '%(h)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'

@@ -1,6 +1,8 @@
-// The live sheet: every two seconds, ask whether the match changed (a 304 when
-// not) and put the new sheet in place, keeping the scroll position. A deal
-// form learns the same way that the match changed on another phone.
+// The live sheet: ask whether the match changed (a 304 when not) and put the new
+// sheet in place, keeping the scroll position. Where the server holds the
+// question until the match changes (data-wait: `make run`'s gevent workers) the
+// next question follows each answer; elsewhere it is asked every two seconds.
+// A deal form learns the same way that the match changed on another phone.
 // Without JavaScript a reload shows the same.
 (function () {
   "use strict";
@@ -9,6 +11,8 @@
   var url = box ? box.getAttribute("data-poll") : form && form.getAttribute("data-watch");
   if (!url) return;
   var etag = '"' + (box ? box.getAttribute("data-etag") : form.getAttribute("data-etag")) + '"';
+  var wait = (box || form).hasAttribute("data-wait");
+  if (wait) url += (url.indexOf("?") < 0 ? "?" : "&") + "wait=1";
   var busy = false;
 
   // The sheet's form for the next deal, once something is typed into it: a new sheet
@@ -36,8 +40,10 @@
   function poll() {
     if (busy || document.hidden) return;
     busy = true;
+    var again = 0; // the next question at once, unless the line failed
     fetch(url, { headers: { "If-None-Match": etag }, cache: "no-store", credentials: "same-origin" })
       .then(function (r) {
+        if (r.status !== 200 && r.status !== 304) again = 2000;
         if (r.status !== 200) return null;
         etag = r.headers.get("ETag") || etag;
         return r.text();
@@ -57,9 +63,13 @@
           if (note) note.hidden = false;
         }
       })
-      .catch(function () {})
-      .then(function () { busy = false; });
+      .catch(function () { again = 2000; })
+      .then(function () {
+        busy = false;
+        if (wait) setTimeout(poll, again);
+      });
   }
-  setInterval(poll, 2000);
+  if (wait) poll();
+  else setInterval(poll, 2000);
   document.addEventListener("visibilitychange", poll);
 })();

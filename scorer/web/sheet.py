@@ -18,6 +18,7 @@ from flask_babel import get_locale
 from .. import store
 from ..games import GAMES
 from ..store import get_db as db
+from ..store.db import close_db
 from . import access
 from .deal_form import ahead, sheet_entry
 from .drawn import draw, drawn
@@ -25,9 +26,12 @@ from .forms import (
     ConfirmForm,
 )
 from .history import last_change
+from .live import init_app as init_live
+from .live import wait_for_change
 from .lookup import match_or_404, title
 
 bp = Blueprint("sheet", __name__)
+bp.record_once(lambda state: init_live(state.app))  # the live sheet's wait
 
 
 SHEET_DEALS = 12  # the latest deals the sheet's table shows, about a phone's screenful
@@ -46,9 +50,13 @@ def sheet(match_id: str):
     can_score = access.seen(row) == "score"
     etag = sheet_etag(match_id, version, can_score, show_all)
     if live and request.if_none_match.contains_weak(etag):
-        return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
+        close_db()  # a phone that waits holds no connection
+        if not (request.args.get("wait") and wait_for_change(match_id, version)):
+            return unchanged(etag)
     stored = match_or_404(match_id)
     etag = sheet_etag(match_id, stored.version, can_score, show_all)  # a write in between
+    if live and request.if_none_match.contains_weak(etag):  # woken, and nothing changed
+        return unchanged(etag)
     match = stored.match
     st = store.standings(db(), stored)
     # a scorer enters the next deal on the sheet itself: the deal page's form
@@ -82,6 +90,10 @@ def sheet(match_id: str):
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
     response.headers["Cache-Control"] = "no-cache"
     return response
+
+
+def unchanged(etag: str) -> Response:
+    return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
 
 
 def sheet_etag(pub: str, version: int, can_score: bool, show_all: bool) -> str:
