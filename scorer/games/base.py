@@ -201,10 +201,13 @@ def end_options(
     )
 
 
+NOTHING = L_("nothing")
+
+
 def score_lines(parts: list[list], points: list[int]) -> list[str]:
     """Per seat, what it took and its points: "5 hearts, Q♠ → 18", "nothing → 0"."""
     return [
-        (join(", ", parts[s]) if parts[s] else _("nothing")) + f" → {points[s]}"
+        join(" → ", (join(", ", parts[s]) if parts[s] else NOTHING, str(points[s])))
         for s in range(len(points))
     ]
 
