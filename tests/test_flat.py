@@ -5,11 +5,14 @@ assert the behaviour behind them: the statements run, the rows written."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 
 import pytest
+from flask_babel import force_locale
 
 from scorer import create_app, store
+from scorer.i18n import _ as translated
 from scorer.store import db as store_db
 
 from .test_sharing import D1, D2, D3, as_form, hidden, made_by, save, text, undo_latest
@@ -176,3 +179,31 @@ def test_the_home_page_reads_its_page_of_rows_and_keeps_its_counts_and_choices(a
     assert a.post("/players/rename", data={"old": "Zoe", "new": "Zofia"}).status_code == 302
     page = text(a.get("/"))
     assert ">Zofia<" in page and ">Zoe<" not in page
+
+
+def test_show_all_draws_every_row_with_its_points_totals_and_edit_link(app):
+    a, b = app.test_client(), app.test_client()
+    mid = a.post(
+        "/api/matches",
+        json={"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]}
+        | {"options": {"target": 100_000}},
+    ).get_json()["id"]
+    for _deal in range(30):
+        a.post(f"/api/matches/{mid}/deals", json=D1)
+    page = text(a.get(f"/m/{mid}?deals=all"))
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</tr>", page, re.S)
+    assert len(rows) == 30
+    # deal 30: 17, 23 and 3 points (a heart 1, Q♠ 13, K♠ 10, A♠ 7), 30 times each
+    last = rows[-1]
+    assert f'<a href="/m/{mid}/deal/30" aria-label="Edit deal 30">30 ✎</a>' in last
+    cells = re.findall(r'<span class="pts">(.*?)</span><span class="run">(.*?)</span>', last)
+    assert cells == [("+17", "510"), ("+23", "690"), ("+3", "90")]
+    # a watcher's rows name the deal without a link; in Polish the link's words too
+    b.get(f"/m/{mid}")
+    watched = text(b.get(f"/m/{mid}?deals=all"))
+    assert "/deal/30" not in watched and '<th scope="row">30</th>' in watched
+    a.get("/lang/pl")
+    with app.test_request_context(), force_locale("pl"):
+        polish = str(translated("Edit deal %(n)s", n=30))
+    assert polish.startswith("Popraw") or polish.startswith("Edytuj")  # the catalog's
+    assert f'aria-label="{polish}"' in text(a.get(f"/m/{mid}?deals=all"))

@@ -21,7 +21,7 @@ from ..store import get_db as db
 from ..store.db import close_db
 from . import access
 from .deal_form import ahead, sheet_entry
-from .drawn import draw, drawn
+from .drawn import deal_rows, draw, drawn
 from .forms import (
     ConfirmForm,
 )
@@ -32,6 +32,7 @@ from .lookup import match_or_404, title
 
 bp = Blueprint("sheet", __name__)
 bp.record_once(lambda state: init_live(state.app))  # the live sheet's wait
+bp.add_app_template_global(deal_rows)  # the deals table's rows (_sheet_tail.html)
 
 
 SHEET_DEALS = 12  # the latest deals the sheet's table shows, about a phone's screenful
