@@ -1,4 +1,4 @@
-# The two commands of the README: `make run` and `make test`.
+# The commands of the README: `make table`, `make run` and `make test`.
 # Both set up everything they need on a fresh Debian machine with Python 3.11.
 PYTHON ?= python3
 VENV := .venv
@@ -11,7 +11,8 @@ TRANSLATIONS := scorer/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run dev test stress format chromium setup bench soak clean screenshots catalogs icons
+.PHONY: run table dev test stress format chromium caddy test-tools setup bench soak clean \
+	screenshots catalogs icons
 
 setup: $(STAMP) instance $(COMPILED)
 
@@ -39,8 +40,28 @@ catalogs: $(STAMP)
 chromium:
 	@command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
 
+# Debian's Caddy for `make table` and its test. Where systemd runs, the package starts
+# a caddy.service of its own on port 80, which `make table` does not use: stopped.
+caddy:
+	@command -v caddy >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q caddy \
+	  && { systemctl disable --now caddy.service 2>/dev/null || true; }; }
+
+# The tests' other tools: certutil (libnss3-tools) has the test browser trust Caddy's
+# local authority, zbarimg (zbar-tools) reads the QR codes from screenshots.
+test-tools: chromium caddy
+	@command -v certutil >/dev/null && command -v zbarimg >/dev/null || { apt-get update -q \
+	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libnss3-tools zbar-tools; }
+
+# This machine only (http://127.0.0.1:5000); `make run HOST=0.0.0.0` the table's
+# network over plain HTTP. Either prints the address the phones open, with its QR code.
 run: setup
 	HOST=$(HOST) PORT=$(PORT) $(BIN)/gunicorn --config gunicorn.conf.py 'scorer:create_app()'
+
+# The table's network over HTTPS: Caddy in front of gunicorn (scorer/table.py), its
+# local authority trusted once per phone from http://<address>:8000/trust; with
+# SCORER_DOMAIN=scorer.example, an ordinary certificate for a host with that name.
+table: setup caddy
+	$(BIN)/python -m scorer.table --port $(PORT)
 
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
@@ -48,7 +69,7 @@ dev: setup
 # The linter and the formatter's check first (pyproject's [tool.ruff]), then every test
 # on both cores (pytest-xdist, a file to a worker); repeated trials a few times each
 # (enough to fail on the bug each guards).
-test: setup chromium
+test: setup test-tools
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not stress"

@@ -34,7 +34,6 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
     # A shares: a watch link for B, a score link for C
     go(a, a.get_by_role("link", name=re.compile("^Share")))
     assert a.locator("img.qr").count() == 2
-    shot(a, "share-phone.png", full_page=True)
     watch = a.locator(".share a").first.get_attribute("href")
     score = a.locator("details .link a").get_attribute("href")
     assert watch == sheet and "key=" in score

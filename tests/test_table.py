@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import html
 import io
+import json
+import os
 import re
+import shutil
+import subprocess
 import time
 import urllib.request
 
 import pytest
 
-from scorer import address, create_app
+from scorer import address, create_app, table
 
 from .helpers import gunicorn
 from .test_sharing import BM, key_of, made_by
@@ -159,3 +163,55 @@ def test_send_and_copy_beside_each_link_and_the_score_link_says_so(app):
     r = other.get(f"/m/{mid}/score?key={key_of(app, mid)}", follow_redirects=True)
     flash = re.findall(r'<p class="flash[^"]*" role="status">([^<]*)</p>', r.get_data(as_text=True))
     assert flash == ["You score this match on this phone now."]
+
+
+# --- `make table`: Caddy's configuration, the trust page -------------------------------
+
+
+def adapted(tmp_path, text: str) -> dict:
+    """Caddy's own reading of a Caddyfile (``caddy adapt``: it starts nothing and
+    asks nothing of anyone)."""
+    caddy = shutil.which("caddy")
+    if not caddy:
+        pytest.skip("Debian's caddy is not installed (make test installs it)")
+    (tmp_path / "Caddyfile").write_text(text)
+    done = subprocess.run(
+        [caddy, "adapt", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_the_tables_caddyfile_uses_the_local_authority_with_admin_off(tmp_path):
+    config = adapted(tmp_path, table.caddyfile(LAN, app_port=5000))
+    assert config["admin"] == {"disabled": True}
+    servers = config["apps"]["http"]["servers"]
+    assert sorted(a for s in servers.values() for a in s["listen"]) == [":8000", ":8443"]
+    assert config["apps"]["tls"]["automation"]["policies"][0]["issuers"] == [{"module": "internal"}]
+    assert f"https://{LAN}:8443" in table.caddyfile(LAN)
+    assert "127.0.0.1:5000" in json.dumps(servers)
+    bound = adapted(tmp_path, table.caddyfile("scorer.test", bind="127.0.0.1"))
+    listen = [a for s in bound["apps"]["http"]["servers"].values() for a in s["listen"]]
+    assert all(a.startswith("127.0.0.1:") for a in listen), listen
+
+
+def test_a_domains_caddyfile_asks_for_an_ordinary_certificate(tmp_path):
+    """SCORER_DOMAIN: automatic HTTPS for the name (read here, never started)."""
+    config = adapted(tmp_path, table.caddyfile(domain="scorer.example", app_port=5001))
+    assert config["admin"] == {"disabled": True}
+    (server,) = config["apps"]["http"]["servers"].values()
+    assert server["listen"] == [":443"]
+    assert server["routes"][0]["match"] == [{"host": ["scorer.example"]}]
+    assert "127.0.0.1:5001" in json.dumps(server)
+    assert "internal" not in json.dumps(config)
+
+
+def test_no_trust_page_without_the_tables_authority(tmp_path):
+    app = make(tmp_path)
+    assert app.test_client().get("/trust").status_code == 404
+    assert app.test_client().get("/trust/ca.crt").status_code == 404
+    app = make(tmp_path, CA_CERT=str(tmp_path / "not-yet.crt"))  # Caddy not started yet
+    assert app.test_client().get("/trust").status_code == 404

@@ -1,13 +1,19 @@
 """Sharing a match: the watch and score links with their QR codes, and the
-score link itself (this browser scores the match from then on)."""
+score link itself (this browser scores the match from then on); under `make
+table`, the page a phone trusts the table's certificate from."""
 
 from __future__ import annotations
 
+import hashlib
+import ssl
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import segno
 from flask import (
     Blueprint,
+    Response,
+    abort,
     current_app,
     flash,
     redirect,
@@ -75,3 +81,47 @@ def score_link(match_id: str):
     store.remember(db(), access.browser(), stored.id, "score")
     flash(_("You score this match on this phone now."))
     return redirect(url_for("sheet.sheet", match_id=stored.pub))
+
+
+# --- the table's certificate (`make table`: Caddy's local authority) ----------------------
+
+
+def ca_certificate() -> bytes:
+    """The certificate of the authority that signs this table's HTTPS (PEM), or 404
+    when there is none (not served by `make table`, or Caddy not started yet)."""
+    path = current_app.config.get("CA_CERT")
+    if not path:
+        abort(404)
+    try:
+        return Path(path).read_bytes()
+    except OSError:
+        abort(404)
+
+
+@bp.get("/trust")
+def trust():
+    """How a phone trusts this table's certificate, once: the certificate to
+    download (with its QR code, to scan from the machine's screen) and its
+    fingerprint, how to install it, and the way on to Scorer over HTTPS."""
+    pem = ca_certificate()
+    der = ssl.PEM_cert_to_DER_cert(pem.decode("ascii"))
+    digest = hashlib.sha256(der).hexdigest().upper()
+    trust_url = current_app.config.get("TRUST_URL") or request.base_url
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(trust_url))
+    download = origin + url_for("sharing.certificate")
+    return render_template(
+        "trust.html",
+        download=download,
+        code=segno.make(download, error="m").svg_data_uri(scale=5, border=2),
+        fingerprint=":".join(digest[i : i + 2] for i in range(0, len(digest), 2)),
+        scorer=(current_app.config.get("PUBLIC_URL") or "") + "/",
+    )
+
+
+@bp.get("/trust/ca.crt")
+def certificate():
+    return Response(
+        ca_certificate(),
+        mimetype="application/x-x509-ca-cert",
+        headers={"Content-Disposition": 'attachment; filename="scorer-table-ca.crt"'},
+    )

@@ -1,0 +1,210 @@
+"""`make table`: Scorer over HTTPS for the phones at the table, Caddy (Debian's
+package) in front of gunicorn.
+
+- The table's network (the default): Caddy's own local certificate authority
+  signs a certificate for this machine's address on the local network (or
+  ``--host``); the phones open ``https://<address>:8443/``. Each phone trusts
+  that authority once, from the page ``http://<address>:8000/trust`` (the
+  certificate to download, with its QR code, and how to install it); the plain
+  HTTP port serves that page and nothing else.
+- ``SCORER_DOMAIN=scorer.example`` (``--domain``): a host with a public name
+  that points at it, ports 80 and 443 open: Caddy gets an ordinary certificate
+  for it automatically (Let's Encrypt or ZeroSSL) and renews it.
+
+gunicorn serves on 127.0.0.1 (``--port``) as `make run` does, told the address
+the phones open (``SCORER_PUBLIC_URL``), so its share page's links lead there,
+and where the certificate and its page are. Caddy keeps its authority and
+certificates in ``<instance>/caddy`` (a phone's trust outlives a restart), its
+admin endpoint off, its log in ``<instance>/caddy/caddy.log``. Both stop
+together: Ctrl-C, SIGTERM, or either one ending."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from . import ROOT
+from .address import host_in_url, lan_address
+
+HTTPS_PORT, HTTP_PORT, APP_PORT = 8443, 8000, 5000
+
+TABLE = """\
+{{
+	admin off
+	skip_install_trust
+	auto_https disable_redirects
+	http_port {http_port}
+	https_port {https_port}
+	local_certs
+}}
+
+{https} {{
+{bind}	tls internal
+	reverse_proxy 127.0.0.1:{app_port}
+}}
+
+# the plain-HTTP port: the page a phone trusts this table's certificate from, only
+{http} {{
+{bind}	@trust path /trust /trust/* /static/*
+	handle @trust {{
+		reverse_proxy 127.0.0.1:{app_port}
+	}}
+	handle {{
+		redir * /trust
+	}}
+}}
+"""
+
+DOMAIN = """\
+{{
+	admin off
+}}
+
+{domain} {{
+{bind}	reverse_proxy 127.0.0.1:{app_port}
+}}
+"""
+
+
+def caddyfile(
+    host: str | None = None,
+    *,
+    domain: str | None = None,
+    app_port: int = APP_PORT,
+    https_port: int = HTTPS_PORT,
+    http_port: int = HTTP_PORT,
+    bind: str | None = None,
+) -> str:
+    """Caddy's configuration: the table's (its local authority) or a domain's."""
+    listen = f"\tbind {bind}\n" if bind else ""
+    if domain:
+        return DOMAIN.format(domain=domain, app_port=app_port, bind=listen)
+    return TABLE.format(
+        https=host_in_url(host, https_port, "https"),
+        http=host_in_url(host, http_port, "http"),
+        http_port=http_port,
+        https_port=https_port,
+        app_port=app_port,
+        bind=listen,
+    )
+
+
+def caddy_root(folder: Path) -> Path:
+    """The certificate of Caddy's local authority (XDG_DATA_HOME=<folder>/data)."""
+    return folder / "data" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+
+
+def wait_for(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: float = 30) -> None:
+    """Until something listens on ``host:port`` (a loopback address) or ``proc`` ends."""
+    deadline = time.monotonic() + seconds
+    while proc.poll() is None:
+        try:
+            socket.create_connection((host, port), timeout=0.5).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    raise SystemExit(f"scorer: Caddy did not start; its log: {log}")
+
+
+def stop(proc: subprocess.Popen, how: int = signal.SIGTERM) -> None:
+    if proc.poll() is None:
+        proc.send_signal(how)
+    try:
+        proc.wait(20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ask = argparse.ArgumentParser(prog="python -m scorer.table", description=__doc__.split("\n")[0])
+    ask.add_argument("--domain", default=os.environ.get("SCORER_DOMAIN", "").strip() or None)
+    ask.add_argument("--host", help="the name or address the phones open (default: this machine's)")
+    ask.add_argument("--bind", help="the address Caddy listens on (default: every one)")
+    ask.add_argument("--port", type=int, default=APP_PORT, help="gunicorn's, on 127.0.0.1")
+    ask.add_argument("--https-port", type=int, default=HTTPS_PORT)
+    ask.add_argument("--http-port", type=int, default=HTTP_PORT)
+    args = ask.parse_args(argv)
+    caddy = shutil.which("caddy")
+    if not caddy:
+        print("scorer: Caddy is missing (make table installs Debian's caddy)", file=sys.stderr)
+        return 1
+    instance = Path(os.environ.get("SCORER_INSTANCE") or ROOT / "instance")
+    folder = instance / "caddy"
+    (folder / "data").mkdir(parents=True, exist_ok=True)
+    (folder / "config").mkdir(exist_ok=True)
+    env = {**os.environ, "PORT": str(args.port), "HOST": "127.0.0.1"}
+    if args.domain:
+        config = caddyfile(domain=args.domain, app_port=args.port, bind=args.bind)
+        env["SCORER_PUBLIC_URL"] = f"https://{args.domain}"
+        ready = 443
+    else:
+        host = args.host or lan_address()
+        if not host:
+            print("scorer: this machine has no network address: join the table's Wi-Fi first")
+            return 1
+        config = caddyfile(
+            host,
+            app_port=args.port,
+            https_port=args.https_port,
+            http_port=args.http_port,
+            bind=args.bind,
+        )
+        env["SCORER_PUBLIC_URL"] = host_in_url(host, args.https_port, "https")
+        env["SCORER_TRUST_URL"] = host_in_url(host, args.http_port, "http") + "/trust"
+        env["SCORER_CA_CERT"] = str(caddy_root(folder))
+        ready = args.https_port
+    (folder / "Caddyfile").write_text(config)
+    log = folder / "caddy.log"
+    proxy = subprocess.Popen(
+        [caddy, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+        env={
+            **os.environ,
+            "HOME": str(folder),
+            "XDG_DATA_HOME": str(folder / "data"),
+            "XDG_CONFIG_HOME": str(folder / "config"),
+        },
+        stdout=open(log, "a"),  # Caddy's, for as long as it runs
+        stderr=subprocess.STDOUT,
+    )
+    app = None
+    stopping = []
+    signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
+    try:
+        loopback = args.bind if args.bind and args.bind.startswith("127.") else "127.0.0.1"
+        wait_for(ready, loopback, proxy, log)
+        app = subprocess.Popen(
+            [
+                str(Path(sys.executable).parent / "gunicorn"),
+                "--config",
+                str(ROOT / "gunicorn.conf.py"),
+                "scorer:create_app()",
+            ],
+            cwd=ROOT,
+            env=env,
+        )
+        while not stopping and proxy.poll() is None and app.poll() is None:
+            time.sleep(0.2)
+    except KeyboardInterrupt:  # Ctrl-C: Caddy and gunicorn were told too
+        stopping.append(True)
+    finally:
+        stop(proxy)  # first: the phones' connections, and Caddy's to gunicorn, close
+        if app:  # gunicorn's quick stop: a phone's queue sends again what was cut
+            stop(app, signal.SIGINT)
+    if stopping:
+        return 0
+    print(f"scorer: stopped (Caddy's log: {log})", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
