@@ -13,6 +13,8 @@ import json
 import os
 import re
 import shutil
+import socket
+import ssl
 import subprocess
 import time
 import urllib.request
@@ -21,7 +23,7 @@ import pytest
 
 from scorer import address, create_app, table
 
-from .helpers import gunicorn
+from .helpers import ROOT, free_port, gunicorn
 from .test_sharing import BM, key_of, made_by
 
 LAN = "192.168.1.20"
@@ -215,3 +217,83 @@ def test_no_trust_page_without_the_tables_authority(tmp_path):
     assert app.test_client().get("/trust/ca.crt").status_code == 404
     app = make(tmp_path, CA_CERT=str(tmp_path / "not-yet.crt"))  # Caddy not started yet
     assert app.test_client().get("/trust").status_code == 404
+
+
+# --- a real host: deploy/scorer.service and deploy/Caddyfile ----------------------------
+
+DEPLOY = ROOT / "deploy"
+
+
+def test_the_systemd_unit_verifies_and_starts_what_make_run_starts(tmp_path):
+    unit = (DEPLOY / "scorer.service").read_text()
+    start = re.search(r"^ExecStart=(.*)$", unit, re.M).group(1)
+    assert start == "/srv/scorer/.venv/bin/gunicorn --config gunicorn.conf.py 'scorer:create_app()'"
+    assert "--config gunicorn.conf.py 'scorer:create_app()'" in (ROOT / "Makefile").read_text()
+    for setting in ("HOST=127.0.0.1", "SCORER_PUBLIC_URL=https://", "SCORER_TRUSTED_HOSTS="):
+        assert setting in unit
+    verify = shutil.which("systemd-analyze")
+    if not verify:
+        pytest.skip("systemd-analyze is not installed")
+    here = tmp_path / "scorer.service"  # its paths where this checkout is, so they exist
+    here.write_text(unit.replace("/srv/scorer", str(ROOT)))
+    done = subprocess.run([verify, "verify", str(here)], capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
+    here.write_text(unit.replace("/srv/scorer", str(ROOT)).replace("Type=exec", "Type=nonsense"))
+    done = subprocess.run([verify, "verify", str(here)], capture_output=True, text=True)
+    assert "nonsense" in done.stderr  # it does read the file
+
+
+def test_the_servers_caddy_keeps_keys_and_cookies_out_of_its_log(tmp_path):
+    """deploy/Caddyfile served for real, with its site on a high port of 127.0.0.1
+    and a certificate of Caddy's local authority in place of the public one."""
+    caddy = shutil.which("caddy")
+    if not caddy:
+        pytest.skip("Debian's caddy is not installed (make test installs it)")
+    port, log = free_port(), tmp_path / "scorer.log"
+    options = (
+        "{\n\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n"
+        f"\thttp_port {free_port()}\n\tlocal_certs\n}}\n\n"
+    )
+    text = (DEPLOY / "Caddyfile").read_text()
+    text = text.replace(
+        "scorer.example {", f"scorer.test:{port} {{\n\tbind 127.0.0.1\n\ttls internal", 1
+    )
+    text = text.replace("127.0.0.1:5000", f"127.0.0.1:{free_port()}")  # nobody there: a 502
+    (tmp_path / "Caddyfile").write_text(
+        options + text.replace("/var/log/caddy/scorer.log", str(log))
+    )
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    proc = subprocess.Popen(
+        [caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    root = tmp_path / "data/caddy/pki/authorities/local/root.crt"
+    request = (
+        f"GET /m/abcdefghijkl/score?key=SECRET-KEY&lang=pl HTTP/1.1\r\nHost: scorer.test:{port}\r\n"
+        "Cookie: scorer=SECRET-COOKIE\r\nAuthorization: Bearer SECRET-BEARER\r\n"
+        "Connection: close\r\n\r\n"
+    ).encode()
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                ctx = ssl.create_default_context(cafile=str(root))
+                with (
+                    socket.create_connection(("127.0.0.1", port), timeout=2) as raw,
+                    ctx.wrap_socket(raw, server_hostname="scorer.test") as s,
+                ):
+                    s.sendall(request)
+                    assert s.recv(64).startswith(b"HTTP/1.1 502")
+                break
+            except (OSError, ssl.SSLError):
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    written = log.read_text()
+    assert "/m/abcdefghijkl/score?lang=pl" in written
+    assert "SECRET" not in written, written
