@@ -11,7 +11,7 @@ TRANSLATIONS := scorer/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run table dev test stress format chromium caddy test-tools setup bench soak clean \
+.PHONY: run table dev test stress format chromium caddy test-tools wrk setup bench soak clean \
 	screenshots catalogs icons
 
 setup: $(STAMP) instance $(COMPILED)
@@ -51,6 +51,10 @@ caddy:
 test-tools: chromium caddy
 	@command -v certutil >/dev/null && command -v zbarimg >/dev/null || { apt-get update -q \
 	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libnss3-tools zbar-tools; }
+
+# Debian's wrk, the HTTP load of bench/serve.py.
+wrk:
+	@command -v wrk >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk; }
 
 # This machine only (http://127.0.0.1:5000); `make run HOST=0.0.0.0` the table's
 # network over plain HTTP. Either prints the address the phones open, with its QR code.
@@ -98,7 +102,7 @@ icons: setup chromium
 soak: setup
 	$(BIN)/python bench/soak.py
 
-bench: setup chromium
+bench: setup chromium wrk
 	$(BIN)/python bench/replay.py
 	$(BIN)/python bench/engine.py
 	$(BIN)/python bench/serve.py
