@@ -24,11 +24,13 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
+from datetime import datetime
 from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
 from babel import Locale
+from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 from flask import Blueprint, g, has_app_context, has_request_context, redirect, request, url_for
@@ -224,6 +226,60 @@ class Context(Message):
         return t.upgettext(self.context, self.msgid) if t is not None else self.msgid
 
 
+class ContextPlural(Plural):
+    """An npgettext message: a plural in a context (a game's own words for its deals)."""
+
+    __slots__ = ("context",)
+
+    def __init__(self, context: str, singular: str, plural: str, num: int, params: dict):
+        super().__init__(singular, plural, num, params)
+        self.context = context
+
+    def __reduce__(self):
+        return ContextPlural, (self.context, self.msgid, self.plural, self.num, self.params)
+
+    def _template(self, t) -> str:
+        if t is not None:
+            return t.unpgettext(self.context, self.msgid, self.plural, self.num)
+        return self.msgid if self.num == 1 else self.plural
+
+
+class Sentence(Text):
+    """A message shown on its own, as a sentence: its first letter a capital. The
+    messages are lower-case where they are a part ("deal 3: say who took Q♠");
+    a page that shows one alone draws it through here (the ``sentence`` filter)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Any):
+        self.text = text
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        drawn = _param(self.text, t, locale, html)
+        drawn = drawn if isinstance(drawn, str) else str(drawn)
+        if not _begins_with_words(self.text, t):
+            return drawn  # a player's name, as typed ("ala is now Alicja")
+        capital = drawn[:1].upper() + drawn[1:]
+        return Markup(capital) if html else capital
+
+
+def _begins_with_words(text: Any, t) -> bool:
+    """Whether ``text`` begins with the words of a message (to be capitalised), not
+    with a parameter that is a string of the player's (a name) or a number."""
+    while True:
+        if isinstance(text, Joined):
+            if not text.parts:
+                return False
+            text = text.parts[0]
+        elif isinstance(text, Message):
+            template = text._template(t)
+            if not template.startswith("%("):
+                return True
+            text = text.params.get(template[2 : template.find(")")])
+        else:
+            return False
+
+
 class Joined(Text):
     """Texts and strings joined by a separator (itself a string or a Text)."""
 
@@ -270,6 +326,30 @@ def pgettext(context: str, message: str, /, **variables) -> Text:
     return Context(context, message, variables)
 
 
+def npgettext(context: str, singular: str, plural: str, num: int, /, **variables) -> Text:
+    """The plural form for ``num`` of the message in ``context``, translated when drawn."""
+    return ContextPlural(context, singular, plural, num, variables)
+
+
+def filled(message: Message, /, **variables) -> Text:
+    """A message kept as data (``L_("Deal %(n)s")``, a game's words), with its
+    parameters now; a plural takes its number from ``num``."""
+    if isinstance(message, ContextPlural):
+        return ContextPlural(
+            message.context, message.msgid, message.plural, variables.pop("num"), variables
+        )
+    if isinstance(message, Plural):
+        return Plural(message.msgid, message.plural, variables.pop("num"), variables)
+    if isinstance(message, Context):
+        return Context(message.context, message.msgid, variables)
+    return Message(message.msgid, variables)
+
+
+def sentence(text: Any) -> Text:
+    """A message shown on its own: it begins with a capital letter (:class:`Sentence`)."""
+    return Sentence(text)
+
+
 L_ = _  # every Text is lazy; the name stays for messages at module level
 
 
@@ -299,6 +379,31 @@ def percent(value: float) -> str:
 def listed(items: Iterable[Any]) -> str:
     """Items as the page's locale lists them: "A, B, and C", "A, B i C"."""
     return format_list([str(i) for i in items], locale=str(_now()[1] or DEFAULT))
+
+
+# Esperanto's months: CLDR's "eo" writes them capitalised and cut English-like
+# ("1 Dec 2026"); Esperanto writes "la 1-an de decembro 2026".
+EO_MONTHS = (
+    "januaro februaro marto aprilo majo junio julio aŭgusto septembro oktobro novembro decembro"
+).split()
+
+
+def day(moment: datetime) -> str:
+    """A date as the page's language writes it: "Dec 1, 2026", "1 gru 2026",
+    "1 дек. 2026 г.", "1. 12. 2026", "la 1-an de decembro 2026"."""
+    locale = str(_now()[1] or DEFAULT)
+    if primary(locale) == "eo":
+        return f"la {moment.day}-an de {EO_MONTHS[moment.month - 1]} {moment.year}"
+    return format_date(moment, "medium", locale=locale)
+
+
+def day_and_time(moment: datetime, width: str = "medium") -> str:
+    """A date and a time of day as the page's language writes them (``width``:
+    Babel's "medium" with seconds, "short" without)."""
+    locale = str(_now()[1] or DEFAULT)
+    if primary(locale) == "eo":
+        return f"{day(moment)}, {format_time(moment, width, locale=locale)}"
+    return format_datetime(moment, width, locale=locale)
 
 
 # --- the locale ---------------------------------------------------------------
@@ -352,7 +457,11 @@ def init_app(app) -> None:
     Texts drawn in JSON; the page's language and number filters in templates."""
     Babel(app, locale_selector=select_locale)
     # Templates call the same _ and ngettext as the code: Texts, escaped when drawn.
-    app.jinja_env.install_gettext_callables(gettext=_, ngettext=ngettext, newstyle=False)
+    app.jinja_env.install_gettext_callables(
+        gettext=_, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, newstyle=False
+    )
+    app.jinja_env.filters["sentence"] = sentence
+    app.jinja_env.filters["listed"] = listed
 
     json_default = app.json.default
 
@@ -414,7 +523,12 @@ __all__ = [
     "L_",
     "ngettext",
     "pgettext",
+    "npgettext",
+    "filled",
+    "sentence",
     "join",
+    "day",
+    "day_and_time",
     "tenths",
     "percent",
     "listed",

@@ -104,6 +104,21 @@
       radios.forEach(function (r) { r.addEventListener("change", refresh); });
       refresh();
     });
+    // A number the form already holds (a target of 100) is replaced by what is typed,
+    // not added to: the whole of it is selected when the field is entered.
+    document.querySelectorAll("input[data-select]").forEach(function (input) {
+      var entered = false;
+      input.addEventListener("focus", function () { input.select(); entered = true; });
+      input.addEventListener("mouseup", function (event) { if (entered) event.preventDefault(); entered = false; });
+    });
+    // A file picker in the page's language: the browser's own button and "No file
+    // chosen" are hidden behind ours, which names the file once one is chosen.
+    document.querySelectorAll("input[type=file].file-input").forEach(function (input) {
+      var name = input.parentNode.querySelector(".file-name");
+      input.addEventListener("change", function () {
+        name.textContent = input.files && input.files.length ? input.files[0].name : name.getAttribute("data-none");
+      });
+    });
     var error = document.getElementById("error");
     if (error) error.scrollIntoView({block: "center"});
   });

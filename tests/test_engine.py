@@ -651,7 +651,7 @@ def test_variety_is_played_from_its_auction():
     r = rules_for("variety", 4)
     plan = plan_of(r)
     assert progress(r, plan, {"tricks": []}).problems == [
-        "say the calls (bids), or the type played (contract) and the attackers"
+        "say the calls, or the type played and the attackers"
     ]
     assert progress(r, plan, {"tricks": []}, {"bids": [6, 3]}).problems == [
         "the auction has not ended: no type has been named twice yet (Darek calls next)"

@@ -192,7 +192,7 @@ def test_a_refused_entry_is_said_in_the_page_language(client):
             "expect": "0",
         },
     )
-    assert r.status_code == 400 and "powiedz, kto wziął Q♠" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "Powiedz, kto wziął Q♠" in r.get_data(as_text=True)
 
 
 def test_an_api_refusal_is_said_in_the_request_language_with_nested_parts(client):

@@ -441,6 +441,14 @@ REFUSED = {
     "cs": "uveďte, kdo vzal Q♠",
     "eo": "diru, kiu prenis Q♠",
 }
+# The page shows it alone, as a sentence: with a capital letter (the API as it is).
+SHOWN = {
+    "en": "Say who took Q♠",
+    "pl": "D♠: wskaż, kto wziął",
+    "ru": "Укажите, кто взял Д♠",
+    "cs": "Uveďte, kdo vzal Q♠",
+    "eo": "Diru, kiu prenis Q♠",
+}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -459,7 +467,7 @@ def test_a_refused_entry_is_said_in_the_page_language_and_keeps_what_was_typed(c
         },
     )
     html = r.get_data(as_text=True)
-    assert r.status_code == 400 and REFUSED[lang] in html
+    assert r.status_code == 400 and SHOWN[lang] in html
     assert f'<html lang="{lang}">' in html and 'value="6"' in html
     r = client.post(f"/api/matches/{mid}/deals", json={"hearts": [4, 6, 3]}, headers=HEADERS[lang])
     assert r.status_code == 400 and r.get_json()["error"].endswith(REFUSED[lang])
@@ -532,3 +540,137 @@ def test_times_in_the_history_follow_the_page_s_language(client):
     assert re.search(r"<time[^>]*>([^<]+)<", pl).group(1) != re.search(
         r"<time[^>]*>([^<]+)<", en
     ).group(1)
+
+
+# --- lists, dates, a game's own words, a set-up change, sentences ------------------------
+
+LISTED = {
+    "en": "Ala, Celina, and Darek",
+    "pl": "Ala, Celina i Darek",
+    "ru": "Ala, Celina и Darek",
+    "cs": "Ala, Celina a\u00a0Darek",  # CLDR: a no-break space after the one-letter "a"
+    "eo": "Ala, Celina kaj Darek",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_names_are_joined_as_the_language_lists_them(app, lang):
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        page = app.jinja_env.from_string("{{ names | listed }}").render(
+            names=["Ala", "Celina", "Darek"]
+        )
+    assert page == LISTED[lang] and "&" not in page
+
+
+def test_co_winners_are_joined_by_the_language_s_and_never_by_an_ampersand(client):
+    # deal 1: Ala takes all 13 hearts and the three spades: 43 ≥ the target of 40;
+    # Bartek and Celina share the win at 0
+    record = {
+        **BM,
+        "options": {"target": 40},
+        "deals": [{"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}],
+    }
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    said = {"pl": "Bartek i Celina", "ru": "Bartek и Celina", "cs": "Bartek a Celina"}
+    for lang, pair in said.items():
+        page = visible(get(client, f"/m/{mid}", lang))
+        assert pair in page and "&" not in page, lang
+
+
+DAY = {  # 1 December 2026, as each language writes a date
+    "en": "Dec 1, 2026",
+    "pl": "1 gru 2026",
+    "ru": "1 дек. 2026\u202fг.",  # a narrow no-break space before г.
+    "cs": "1. 12. 2026",
+    "eo": "la 1-an de decembro 2026",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_date_is_written_in_the_page_s_language(app, lang):
+    from scorer.i18n import day, day_and_time  # noqa: PLC0415
+
+    moment = datetime(2026, 12, 1, 12, 36, 26)
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        assert day(moment) == DAY[lang]
+        assert day_and_time(moment).startswith(DAY[lang] if lang == "eo" else DAY[lang][:4])
+        assert "36" in day_and_time(moment)
+
+
+def test_the_esperanto_home_page_writes_its_months_in_esperanto(client):
+    client.post("/api/matches", json={**BM, "deals": [DEAL]})
+    home = visible(get(client, "/", "eo"))
+    assert re.search(r"komencita la \d{1,2}-an de [a-zŭ]+o \d{4}", home), home
+    english = r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
+    assert not re.search(english, home)
+
+
+# Metamorphosis counts its plays where the other games count deals (docs/glossary.md).
+PLAYS = {
+    "pl": ("Zapisz rozgrywkę 1", "1 rozgrywka"),
+    "ru": ("Записать розыгрыш 1", "1 розыгрыш"),
+    "en": ("Enter deal 1", "1 deal"),
+}
+
+
+@pytest.mark.parametrize("lang", list(PLAYS))
+def test_metamorphosis_pages_count_plays_not_deals(client, lang):
+    record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    enter, count = PLAYS[lang]
+    assert enter in visible(get(client, f"/m/{mid}", lang))
+    first = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
+    client.post(f"/api/matches/{mid}/deals", json=first)
+    home = visible(get(client, "/", lang))
+    assert count in home
+    if lang != "en":
+        assert ("rozdanie" if lang == "pl" else "сдача") not in home.lower()
+
+
+SET_UP = {
+    "en": "Bartek is now Bartosz; Target: 100 → 200",
+    "pl": "Bartek to teraz Bartosz; Wynik docelowy: 100 → 200",
+    "ru": "Bartek теперь Bartosz; Целевой счёт: 100 → 200",
+    "cs": "Bartek je teď Bartosz; Cílové skóre: 100 → 200",
+    "eo": "Bartek nun estas Bartosz; Antaŭfiksita poentaro: 100 → 200",
+}
+
+
+def test_a_set_up_change_is_said_in_table_words_in_the_history(client):
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    form = {
+        "name_0": "Ala",
+        "name_1": "Bartosz",
+        "name_2": "Celina",
+        "first_dealer": "0",
+        "opt_scoring": "black_maria",
+        "opt_end": "target",
+        "opt_target": "200",
+        "opt_spot_values": "10-10-10-15",
+    }
+    assert client.post(f"/m/{mid}/setup", data=form).status_code == 302
+    for lang, said in SET_UP.items():
+        page = visible(get(client, f"/m/{mid}/history", lang))
+        assert said in page, lang
+        assert "spot_values" not in page and "target 100" not in page
+
+
+SENTENCE = {
+    "en": "Write the players' names",
+    "pl": "Wpisz imiona graczy",
+    "ru": "Впишите имена игроков",
+    "cs": "Napište jména hráčů",
+    "eo": "Skribu la nomojn de la ludantoj",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_message_shown_alone_begins_with_a_capital(client, lang):
+    r = client.post("/new/black_maria", data={"first_dealer": "0"}, headers=HEADERS[lang])
+    assert r.status_code == 400
+    assert SENTENCE[lang] in visible(r.get_data(as_text=True))
+
+
+def test_the_trick_page_s_example_is_in_the_table_s_letters(client):
+    for lang, example in (("en", "10♣ K♣ 2♣ 7♥"), ("ru", "10♣ К♣ 2♣ 7♥"), ("pl", "10♣ K♣ 2♣ 7♥")):
+        assert f'placeholder="{example}"' in get(client, "/trick", lang), lang

@@ -277,7 +277,7 @@ def test_plan_title_trump_and_fields():
     decl = plans[0].fields[0]
     assert decl.kind == "choice" and decl.per_seat
     assert [(v, str(label)) for v, label in decl.choices] == [
-        (1, "A (deal 1)"),
+        (1, "A (1)"),
         (2, "2"),
         (3, "3"),
         (4, "4"),
@@ -707,7 +707,7 @@ def test_deal_form_takes_declarations_and_counts(client):
     assert r.status_code == 201, r.get_data(as_text=True)
     mid = r.get_json()["id"]
     page = client.get(f"/m/{mid}/deal").get_data(as_text=True)
-    assert "A (deal 1)" in page and "Ala shuffles the whole pack" in page
+    assert "A (1)" in page and "Ala shuffles the whole pack" in page
     form = {"expect": "0"}
     for s, (d, t, c) in enumerate([(2, 4, 3), (4, 4, 5), (1, 4, 0)]):
         form.update({f"declarations__{s}": str(d), f"tricks__{s}": str(t), f"clubs__{s}": str(c)})

@@ -298,12 +298,16 @@ def test_bids_and_contract_attackers_must_agree():
     # dealer 0: Bartek 2, Celina 3, Darek 6, Ala 2 → type 2, Bartek and Ala attack
     good = {"bids": [2, 3, 6, 2], "contract": 2, "attackers": [BARTEK, ALA], "tricks": 7}
     assert pts(good) == [14, 14, 12, 12]  # 7 × 2 = 14; 6 × 2 = 12
-    refused([{**good, "contract": 3}], match="the calls choose type 2, but contract says 3")
+    refused([{**good, "contract": 3}], match="the calls choose type 2, but the type played is 3")
     refused(
         [{**good, "attackers": [ALA, BARTEK]}],
-        match="the calls make Bartek and Ala the attackers, but attackers says Ala and Bartek",
+        match="the calls make Bartek and Ala the attackers, but the attackers given are Ala and "
+        "Bartek",
     )
-    refused([{**good, "attackers": [BARTEK, CELINA]}], match="but attackers says Bartek and Celina")
+    refused(
+        [{**good, "attackers": [BARTEK, CELINA]}],
+        match="but the attackers given are Bartek and Celina",
+    )
     # one of them alone beside the bids is checked too
     assert pts({"bids": [2, 3, 6, 2], "contract": 2, "tricks": 7}) == [14, 14, 12, 12]
     refused(
@@ -323,7 +327,7 @@ def test_the_stored_entry_carries_the_contract_and_attackers():
 @pytest.mark.parametrize(
     "entry, message",
     [
-        ({"tricks": 7}, "say the calls (bids), or the type played (contract) and the attackers"),
+        ({"tricks": 7}, "say the calls, or the type played and the attackers"),
         ({"contract": 2, "tricks": 7}, "say who attacked"),
         ({"attackers": [0, 1], "tricks": 7}, "say which type was played"),
         (deal(2, [1, 1], tricks=7), "the two attackers must be two different players"),

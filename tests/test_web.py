@@ -132,10 +132,10 @@ def test_create_enter_edit_delete_reflow(client, app):
 @pytest.mark.parametrize(
     "form, message",
     [
-        (deal_form([4, 6, 4], 0, 1, 1, expect=0), "hearts add up to 14, but 13 are in play"),
+        (deal_form([4, 6, 4], 0, 1, 1, expect=0), "Hearts add up to 14, but 13 are in play"),
         (deal_form([4, 10, None], 0, 1, 1, expect=0), "add up to 14, but 13 are in play"),
         (deal_form([4, None, None], 0, 1, 1, expect=0), "fill in a number for Bartek"),
-        (deal_form([4, 6, 3], 0, 1, "", expect=0), "say who took A♠"),
+        (deal_form([4, 6, 3], 0, 1, "", expect=0), "Say who took A♠"),
         (deal_form([4, "six", 3], 0, 1, 1, expect=0), "Bartek: write a whole number, such as 3"),
         (deal_form([4, 10**40, 3], 0, 1, 1, expect=0), "Bartek: write a number from 0 to 13"),
         (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠?: tap one of the choices"),
@@ -173,7 +173,7 @@ def test_the_end_shows_winners_refuses_deals_offers_rematch(client, app):
     mid = new_bm(client)
     play_to_the_end(client, mid)
     page = text(client.get(f"/m/{mid}"))
-    assert "Bartek &amp; Celina share the win" in page
+    assert "Bartek and Celina share the win" in page
     assert "Enter deal" not in page and "Rematch" in page
     r = client.post(f"/m/{mid}/deal", data=deal_form([13, 0, 0], 0, 0, 0, expect=3))
     assert r.status_code == 302 and len(stored(app, mid).deals) == 3
@@ -182,7 +182,7 @@ def test_the_end_shows_winners_refuses_deals_offers_rematch(client, app):
     # the home page lists it as finished, with its winners
     home = text(client.get("/"))
     item = home[home.index(f"/m/{mid}") :]
-    assert "won by Bartek, Celina" in item[: item.index("</li>")]
+    assert "won by Bartek and Celina" in item[: item.index("</li>")]
     assert f"/m/{mid}" in text(client.get("/?state=finished"))
     assert f"/m/{mid}" not in text(client.get("/?state=playing"))
     r = client.post(f"/m/{mid}/rematch")
@@ -226,7 +226,7 @@ def test_new_match_bad_input(client):
     assert r.status_code == 400
     # partnership needs 4
     r = client.post("/new/black_maria", data={**BM, "opt_partnership": "y"})
-    assert r.status_code == 400 and "partnership play needs 4 players" in text(r)
+    assert r.status_code == 400 and "Partnership play needs 4 players" in text(r)
     # an unknown choice
     r = client.post("/new/black_maria", data={**BM, "opt_scoring": "bridge"})
     assert r.status_code == 400
@@ -270,7 +270,7 @@ def test_spot_form_taps_each_heart(client, app):
     del form["heart_cards__5H"]
     form["expect"] = "1"
     r = client.post(f"/m/{mid}/deal", data=form)
-    assert r.status_code == 400 and "nobody took 5♥" in text(r)
+    assert r.status_code == 400 and "Nobody took 5♥" in text(r)
 
 
 def test_partnership_sheet_shows_team_totals(client):
@@ -513,7 +513,7 @@ def test_csv_names_do_not_run_as_formulas(client):
 
 def test_no_names_says_so(client):
     r = client.post("/new/black_maria", data={"first_dealer": "0"})
-    assert r.status_code == 400 and "write the players&#39; names" in text(r)
+    assert r.status_code == 400 and "Write the players&#39; names" in text(r)
 
 
 def test_import_with_text_that_is_not_valid_unicode(client):

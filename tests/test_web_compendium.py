@@ -67,7 +67,7 @@ def test_a_player_may_not_repeat_their_own_call(client, app):
     # Bartek 1, Celina 2, Darek 3, Ala 4; Bartek again: 1 is his own
     r, page = call(client, url, "1,2,3,4", 1)
     assert r.status_code == 400
-    assert "call 5: Bartek already named type 1 in this auction" in page
+    assert "Call 5: Bartek already named type 1 in this auction" in page
     assert bids_in(page) == "1,2,3,4"
     # and the button for his own call is disabled
     assert re.search(r'value="1" class="call" disabled', page)
@@ -96,7 +96,7 @@ def test_the_ninth_call_ends_it(client, app):
 def test_saving_before_the_auction_ends_is_refused(client, app):
     url = new(client, "variety", FOUR)
     r = client.post(url + "/deal", data={"expect": "0", "bids": "1,2"})
-    assert r.status_code == 400 and "the auction has not ended" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "The auction has not ended" in r.get_data(as_text=True)
     assert stored(app, url) == []
 
 
@@ -231,7 +231,7 @@ def test_auction_edge_cases_through_the_api(client):
     r = client.post(deal, json={"bids": [2, 2], "contract": 3, "spades": 4})
     assert (
         r.status_code == 400
-        and "the calls choose type 2, but contract says 3" in r.get_json()["error"]
+        and "the calls choose type 2, but the type played is 3" in r.get_json()["error"]
     )
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == []
     # a repeat on the second call: B and C attack type 2; 7 tricks → 14, 12 to the others

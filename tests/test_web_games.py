@@ -70,12 +70,12 @@ def test_knaves_turned_up_jack_is_out_of_play_on_the_form(client, app):
 @pytest.mark.parametrize(
     "form, message",
     [
-        (knaves_form([7, 6, 5], "0", "1", "2", "1"), "tricks add up to 18, but 17 are in play"),
+        (knaves_form([7, 6, 5], "0", "1", "2", "1"), "Tricks add up to 18, but 17 are in play"),
         (
             knaves_form([0, 13, 4], "0", "1", "2", "1"),
             "Ala took 0 tricks (0 cards): too few for 1 jack",
         ),
-        (knaves_form([7, 6, 4], "none", "1", "2", "1", "5H"), "say who took J♥"),
+        (knaves_form([7, 6, 4], "none", "1", "2", "1", "5H"), "Say who took J♥"),
         (knaves_form([7, 6, 4], "0", "1", "2", "1", "JH"), "J♥ was turned up"),
     ],
 )
@@ -128,7 +128,7 @@ def test_slobberhannes_missing_tap(client, app):
     r = client.post(
         f"/m/{mid}/deal", data={"taken_by_first_trick": "0", "taken_by_QC": "1", "expect": "0"}
     )
-    assert r.status_code == 400 and "say who took the last trick" in r.get_data(as_text=True)
+    assert r.status_code == 400 and "Say who took the last trick" in r.get_data(as_text=True)
     assert deals(app, mid) == []
 
 

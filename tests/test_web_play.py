@@ -77,7 +77,7 @@ def test_a_leader_who_did_not_win_the_last_trick_is_flagged(client):
     for c in ("5H", "9H", "KH"):  # Ala wins trick 1
         r, page = tap(client, mid, page, c)
     r, page = tap(client, mid, page, "3D", seat=1)  # Bartek leads trick 2
-    assert "trick 2 is led by Bartek, but Ala won trick 1 and leads" in html.unescape(page)
+    assert "Trick 2 is led by Bartek, but Ala won trick 1 and leads" in html.unescape(page)
 
 
 def test_a_revoke_is_flagged(client):
@@ -86,7 +86,7 @@ def test_a_revoke_is_flagged(client):
     for c in ("5H", "2S", "KH", "3D", "7D", "4H"):
         r, page = tap(client, mid, page, c)
     assert (
-        "trick 1: Celina plays 2♠ on a ♥ lead, but plays 4♥ in trick 2: a revoke"
+        "Trick 1: Celina plays 2♠ on a ♥ lead, but plays 4♥ in trick 2: a revoke"
         in html.unescape(page)
     )
 
@@ -241,7 +241,7 @@ def test_hands_entered_first_then_every_card_is_checked(client, app):
     page = post(card=lead)
     assert follow and other  # seed 3 deals Celina both kinds
     page = post(card=other[0])
-    assert re.search(r"trick 1: Celina plays .+, but holds .+ and must follow", html.unescape(page))
+    assert re.search(r"Trick 1: Celina plays .+, but holds .+ and must follow", html.unescape(page))
 
 
 def test_the_app_can_deal_the_hands(client):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, _, join, ngettext
+from ..i18n import L_, Text, _, filled, join, ngettext
 from .tricks import (
     Captured,
     Decision,
@@ -100,6 +100,20 @@ class Option:
                 )
             return value
         raise EntryError(_("option %(key)s cannot be read", key=self.key), self.key)
+
+    def value_words(self, value: Any) -> Any:
+        """A value of this option as the set-up form says it: a choice's label, yes
+        or no, a number, each card with its points ("J♥ -4, J♦ -3")."""
+        if self.kind == "choice":
+            return dict(zip(self.choices, self.choice_labels or self.choices)).get(value, value)
+        if self.kind == "bool":
+            return _("yes") if value else _("no")
+        if self.kind == "map" and isinstance(value, dict):
+            return join(
+                ", ",
+                [join(" ", (display(k) if is_card(k) else k, str(v))) for k, v in value.items()],
+            )
+        return value
 
     def _parse_map(self, value: Any) -> dict:
         """A map over ``choices`` (such as jacks) of signed points; keys not named
@@ -414,9 +428,23 @@ def tally(n: int, rows: list, key: str, label: Any, seats: Callable[[dict, Plan]
     return Figure(key, label, out)
 
 
+# A deal's words on the pages, filled in where they are drawn (Game.words); a game
+# that counts something else has its own, the same messages in its context
+# (Metamorphosis: its plays, rozgrywki and розыгрыши; docs/glossary.md).
+DEAL_WORDS = {
+    "title": L_("Deal %(n)s"),
+    "enter": L_("Enter deal %(n)s"),
+    "save": L_("Save deal %(n)s"),
+    "in_words": L_("Deal %(n)s in words"),
+    "count": ngettext("%(num)s deal", "%(num)s deals", 0),
+    "entering": L_("Entering a deal"),
+}
+
+
 class Game(ABC):
     key = ""
     name = ""
+    deal_words = DEAL_WORDS
     player_counts: tuple[int, ...] = (4,)
     players_option = True  # the record's options may say how many play (RECORD.md)
     higher_wins = False
@@ -429,6 +457,11 @@ class Game(ABC):
         self.opts = options
         self.names = list(names)
         self.n = len(names)
+
+    @classmethod
+    def words(cls, key: str, **params) -> Text:
+        """A deal's words in this game (DEAL_WORDS): ``words("enter", n=3)``."""
+        return filled(cls.deal_words[key], **params)
 
     # Options -----------------------------------------------------------
     @classmethod
@@ -497,8 +530,11 @@ class Game(ABC):
             return ""
         key, value = option.when
         other = next(o for o in cls.options if o.key == key)
-        labels = dict(zip(other.choices, other.choice_labels or other.choices))
-        return _("Only when %(option)s is “%(choice)s”.", option=other.label, choice=labels[value])
+        return _(
+            "Only when %(option)s is “%(choice)s”.",
+            option=other.label,
+            choice=other.value_words(value),
+        )
 
     # The fold's questions (override) -------------------------------------
     def start(self, first_dealer: int) -> Any:

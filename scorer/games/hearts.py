@@ -13,7 +13,7 @@ from functools import cached_property
 from typing import Any
 
 from ..cards import RANKS, display, pack, parse, rank_of, sort_key, suit_of
-from ..i18n import L_, _, join, ngettext
+from ..i18n import L_, _, join, ngettext, pgettext
 from .base import (
     EntryError,
     Field,
@@ -37,7 +37,12 @@ SPOT_VALUES = {
     "10-10-10-15": {"J": 10, "Q": 10, "K": 10, "A": 15},
     "11-12-13-14": {"J": 11, "Q": 12, "K": 13, "A": 14},
 }
-PASS_WORDS = {"left": L_("left"), "right": L_("right"), "across": L_("across"), "none": L_("none")}
+PASS_WORDS = {
+    "left": L_("left"),
+    "right": L_("right"),
+    "across": L_("across"),
+    "none": pgettext("pass", "none"),  # no pass this deal: not the trump column's "none"
+}
 
 
 def spot_value(card: str, table: str) -> int:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK, SYMBOLS
-from ..i18n import L_, _, join, ngettext
+from ..i18n import L_, _, join, ngettext, npgettext, pgettext
 from .base import (
     EntryError,
     Field,
@@ -164,9 +164,24 @@ def chain(hands: list[int]) -> list[int]:
     return [v - low for v in x]
 
 
+# TRANSLATORS: the ace as a declaration chip (it declares deal 1 of the round; the
+# legend above the chips says so): the language's letter of the ace, then "(1)"
+ACE = L_("A (1)")
+
+
 class Metamorphosis(Game):
     key = "metamorphosis"
     name = L_("Metamorphosis")
+    # A round is dealt once and played four times: Polish and Russian count its plays
+    # (rozgrywki, розыгрыши), where other games count deals (docs/glossary.md).
+    deal_words = {
+        "title": pgettext("metamorphosis", "Deal %(n)s"),
+        "enter": pgettext("metamorphosis", "Enter deal %(n)s"),
+        "save": pgettext("metamorphosis", "Save deal %(n)s"),
+        "in_words": pgettext("metamorphosis", "Deal %(n)s in words"),
+        "count": npgettext("metamorphosis", "%(num)s deal", "%(num)s deals", 0),
+        "entering": pgettext("metamorphosis", "Entering a deal"),
+    }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)
     higher_wins = True
@@ -403,7 +418,7 @@ class Metamorphosis(Game):
                         "The deal of this round each player expects to win. "
                         "Winning it outright is worth +10."
                     ),
-                    choices=((1, _("A (deal 1)")), (2, "2"), (3, "3"), (4, "4")),
+                    choices=((1, ACE), (2, "2"), (3, "3"), (4, "4")),
                 )
             )
         fields.append(Field("counts", "tricks", _("Tricks taken"), total=HAND, high=HAND))
@@ -586,7 +601,10 @@ class Metamorphosis(Game):
                 names=", ".join(self.names[s] for s in best),
             )
         marks = ["✓" if s == winner else ("✗" if decl[s] == d else "") for s in range(self.n)]
-        return Score(points, lines, note, tag=f"R{ctx['round']}·{d}", marks=marks)
+        # TRANSLATORS: under a Metamorphosis deal's number: its round and its play in the
+        # round ("R2·3": round 2, play 3), R the language's first letter of "round"
+        tag = _("R%(round)s·%(deal)s", round=ctx["round"], deal=d)
+        return Score(points, lines, note, tag=tag, marks=marks)
 
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
         flow: Flow = plan.context["flow"]

@@ -450,7 +450,7 @@ class Variety(Game):
             if contract is not None and contract != state.contract:
                 raise EntryError(
                     _(
-                        "the calls choose type %(bids)s, but contract says %(c)s",
+                        "the calls choose type %(bids)s, but the type played is %(c)s",
                         bids=state.contract,
                         c=contract,
                     ),
@@ -459,7 +459,7 @@ class Variety(Game):
             if attackers is not None and attackers != state.attackers:
                 raise EntryError(
                     _(
-                        "the calls make %(a)s the attackers, but attackers says %(b)s",
+                        "the calls make %(a)s the attackers, but the attackers given are %(b)s",
                         a=self._pair(state.attackers),
                         b=self._pair(attackers),
                     ),
@@ -468,11 +468,9 @@ class Variety(Game):
             out["bids"] = list(state.calls)
             return state.contract, state.attackers  # type: ignore[return-value]
         if contract is None and attackers is None:
-            raise EntryError(
-                _("say the calls (bids), or the type played (contract) and the attackers"), "bids"
-            )
+            raise EntryError(_("say the calls, or the type played and the attackers"), "bids")
         if contract is None:
-            raise EntryError(_("say which type was played (contract, 1 to 8)"), "contract")
+            raise EntryError(_("say which type was played (1 to 8)"), "contract")
         if attackers is None:
             raise EntryError(
                 _("say who attacked: first whoever named the type first, then whoever repeated it"),

@@ -6,14 +6,14 @@ from datetime import datetime
 
 from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
-from flask_babel import format_date, format_datetime, format_time
+from flask_babel import format_time
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import chart
 from ..cards import SYMBOLS, display, is_red
 from ..games import GAMES
-from ..i18n import _
+from ..i18n import _, day, day_and_time
 from ..match import DealError
 from ..store import KeyReused, NotFound, Stale, StoreError
 from .forms import field_id
@@ -120,7 +120,7 @@ def register(app: Flask) -> None:
             moment = datetime.fromisoformat(stamp)
         except ValueError:
             return stamp
-        return format_datetime(moment, "medium")
+        return day_and_time(moment)
 
     @app.template_filter("clock")
     def clock_filter(stamp: str | None) -> str:
@@ -132,13 +132,13 @@ def register(app: Flask) -> None:
             return stamp or ""
         if moment.date() == datetime.now(moment.tzinfo).date():
             return format_time(moment, "short")
-        return format_datetime(moment, "short")
+        return day_and_time(moment, "short")
 
     @app.template_filter("day")
     def day_filter(stamp: str | None) -> str:
         """A stored time (ISO 8601, UTC) as the page's locale writes its date."""
         try:
-            return format_date(datetime.fromisoformat(stamp or ""), "medium")
+            return day(datetime.fromisoformat(stamp or ""))
         except ValueError:
             return stamp or ""
 

@@ -4,6 +4,7 @@ taken back, and the one-tap Undo of this browser's last change."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -17,8 +18,8 @@ from flask import (
 )
 
 from .. import store
-from ..games import EntryError
-from ..i18n import _
+from ..games import GAMES, EntryError, Game
+from ..i18n import Text, _, join
 from ..match import DealError, Match, fold
 from ..store import get_db as db
 from . import access
@@ -79,18 +80,39 @@ def change_words(line: dict) -> str:
     return words.get(kind) or _("The match was started.")
 
 
-def setup_words(setup: dict | None) -> str:
-    """Players and options, as a line of the history says them."""
-    if not setup:
+def setup_words(game: type[Game], before: dict | None, after: dict | None) -> Text | str:
+    """A change of the players and options in the table's words, what changed only:
+    "Ala is now Alicja; Target 100 → 200" (never the record's keys)."""
+    if not before or not after:
         return ""
-    options = ", ".join(f"{k} {v}" for k, v in setup["options"].items() if k != "players")
-    return f"{', '.join(setup['players'])} · {options}"
+    parts: list[Any] = [
+        _("%(old)s is now %(new)s", old=old, new=new)
+        for old, new in zip(before["players"], after["players"])
+        if old != new
+    ]
+    for option in game.options:
+        old, new = before["options"].get(option.key), after["options"].get(option.key)
+        if old != new and old is not None and new is not None:
+            parts.append(
+                _(
+                    "%(option)s: %(old)s → %(new)s",
+                    option=option.label,
+                    old=option.value_words(old),
+                    new=option.value_words(new),
+                )
+            )
+    return join("; ", parts)
 
 
-def line_words(match: Match, line: dict, field: str) -> str:
-    """A history line's entry (or what it replaced) in words."""
+def line_words(match: Match, line: dict, field: str) -> Text | str:
+    """A history line's entry (or what it replaced) in words; a set-up change says
+    what changed, once (its "before" is in it)."""
     if line["kind"] == "setup":
-        return setup_words(line[field])
+        return (
+            setup_words(GAMES[match.game], line["before"], line["entry"])
+            if field == "entry"
+            else ""
+        )
     return entry_words(match, line[field], line["deal"]) if line["deal"] and line[field] else ""
 
 

@@ -14,7 +14,7 @@ from werkzeug.exceptions import BadRequest
 
 from .. import chart, store
 from ..games import GAMES, EntryError
-from ..i18n import _, listed, ngettext, percent, tenths
+from ..i18n import _, join, listed, ngettext, percent, tenths
 from ..match import Match, Standings
 from ..players import Sheet, head_to_head, names, renames, stats
 from ..ratings import NEW, League, Season, chances
@@ -136,10 +136,13 @@ def sheet_ratings(match: Match, pub: str, st: Standings) -> dict | None:
         return None
     odds = chances(match.game, match.options, match.players, skills)
     parts = [
-        _("%(who)s %(chance)s", who=" & ".join(match.players[s] for s in side), chance=percent(p))
+        _("%(who)s %(chance)s", who=listed(match.players[s] for s in side), chance=percent(p))
         for side, p in odds
     ]
-    return {"chances": listed(parts)}
+    # sides of two (Variety) are each a list already: the sides then stand apart by commas
+    return {
+        "chances": listed(parts) if all(len(side) == 1 for side, _p in odds) else join(", ", parts)
+    }
 
 
 @bp.get("/p/<path:name>")
