@@ -674,3 +674,22 @@ def test_a_message_shown_alone_begins_with_a_capital(client, lang):
 def test_the_trick_page_s_example_is_in_the_table_s_letters(client):
     for lang, example in (("en", "10♣ K♣ 2♣ 7♥"), ("ru", "10♣ К♣ 2♣ 7♥"), ("pl", "10♣ K♣ 2♣ 7♥")):
         assert f'placeholder="{example}"' in get(client, "/trick", lang), lang
+
+
+# RULES.md: a 3-player Black Maria takes out 2♣; a trick has a card from each player.
+TRICK_REFUSED = {
+    "pl": ("Czarna Maria: 2♣ nie należy do talii przy 3 graczach", "nie 2 karty"),
+    "ru": ("2♣ нет в колоде игры «Чёрная Мария» при 3 игроках", "не 2 карты"),
+    "cs": ("2♣ není v balíčku hry Černá Marie pro 3 hráče", "ne 2 karty"),
+    "eo": ("2♣ ne estas en la kartaro de Nigra Maria kun 3 ludantoj", "ne 2 kartoj"),
+}
+
+
+@pytest.mark.parametrize("lang", list(TRICK_REFUSED))
+def test_the_trick_page_says_what_is_wrong_with_a_trick(client, lang):
+    out, short = TRICK_REFUSED[lang]
+    for cards, said in (("2C KC AC", out), ("QS 2S", short)):
+        r = client.get(
+            "/trick", query_string={"game": "black_maria", "cards": cards}, headers=HEADERS[lang]
+        )
+        assert r.status_code == 400 and said in visible(r.get_data(as_text=True)), (lang, cards)

@@ -369,18 +369,22 @@ def _answer(form: TrickForm) -> tuple[str | None, str | None]:
         return None, _(
             "%(text)s is not a card (write them like QS 10H 2C, or Q♠)", text=bad[0][:12]
         )
-    players = max(cls.player_counts)
-    if not 2 <= len(trick) <= players:
+    # each player plays one card to a trick: its cards are the number at the table,
+    # whose pack it is (RULES.md: 2♣ is out of a 3-player Black Maria)
+    counts = sorted(cls.player_counts)
+    if len(trick) not in counts:
         return None, ngettext(
-            "A trick of %(game)s has 2 to %(n)s card.",
-            "A trick of %(game)s has 2 to %(n)s cards.",
-            players,
+            "A trick has one card from each player, and %(game)s is played by %(choices)s "
+            "players: not %(num)s card.",
+            "A trick has one card from each player, and %(game)s is played by %(choices)s "
+            "players: not %(num)s cards.",
+            len(trick),
             game=cls.name,
-            n=players,
+            choices=or_list(counts),
         )
     if len(set(trick)) != len(trick):
         return None, _("A card appears twice.")
-    counts = sorted(k for k in cls.player_counts if k >= len(trick))
+    counts = [len(trick)]
     rules = _rules(cls, counts[0])
     trump, lowest = (form.trump.data or None), False
     if form.contract.data:
