@@ -381,6 +381,17 @@ def listed(items: Iterable[Any]) -> str:
     return format_list([str(i) for i in items], locale=str(_now()[1] or DEFAULT))
 
 
+# The languages whose countries write a decimal comma and whose spreadsheets (Excel
+# in Polish, Russian, Czech settings) split a CSV opened from a file on ";": their
+# CSVs use it. Esperanto has no country's settings: "," as everywhere else.
+SEMICOLON_CSV = ("pl", "ru", "cs")
+
+
+def csv_separator() -> str:
+    """The separator of a CSV in the page's language (docs/languages.md)."""
+    return ";" if primary(str(_now()[1] or DEFAULT)) in SEMICOLON_CSV else ","
+
+
 # Esperanto's months: CLDR's "eo" writes them capitalised and cut English-like
 # ("1 Dec 2026"); Esperanto writes "la 1-an de decembro 2026".
 EO_MONTHS = (
@@ -529,6 +540,7 @@ __all__ = [
     "join",
     "day",
     "day_and_time",
+    "csv_separator",
     "tenths",
     "percent",
     "listed",

@@ -17,8 +17,10 @@ from datetime import date
 from typing import Any
 from urllib.parse import quote
 
+import xlsxwriter
+
 from .games import GAMES, EntryError
-from .i18n import _, ngettext
+from .i18n import _, csv_separator, ngettext
 from .match import DealError, Match, Standings, fold
 
 FORMAT = "scorer-record"
@@ -234,13 +236,38 @@ def inert(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+class _DecimalComma(float):
+    """A number to a tenth as a spreadsheet set to a decimal comma reads it: 12,3."""
+
+    def __repr__(self) -> str:
+        return format(float(self), ".1f").replace(".", ",")
+
+
 def _writer(out: io.StringIO):
-    """A CSV writer that quotes every text field (numbers stay numbers), so a
-    spreadsheet splitting on any of , ; tab or space still reads the right
-    columns. The file starts with a BOM: spreadsheets then read the names in
-    any script as UTF-8."""
+    """A CSV writer that quotes every text field (numbers stay numbers), with the
+    separator a spreadsheet of the page's language splits on when the file is
+    opened: ``;`` where the decimal mark is a comma (Polish, Russian, Czech),
+    ``,`` elsewhere (i18n.csv_separator); a number's decimals there with a comma
+    too. The file starts with a BOM: spreadsheets then read the names in any
+    script as UTF-8."""
     out.write("\ufeff")
-    return csv.writer(out, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n")
+    separator = csv_separator()
+    writer = csv.writer(
+        out, delimiter=separator, quoting=csv.QUOTE_NONNUMERIC, lineterminator="\r\n"
+    )
+    if separator == ",":
+        return writer
+    return _Commas(writer)
+
+
+class _Commas:
+    """A writer whose fractions are written with a decimal comma."""
+
+    def __init__(self, writer):
+        self.writer = writer
+
+    def writerow(self, row: list) -> None:
+        self.writer.writerow([_DecimalComma(v) if type(v) is float else v for v in row])
 
 
 def to_csv(match: Match, standings: Standings, title: str) -> str:
@@ -286,33 +313,61 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     return out.getvalue()
 
 
-def to_sheet_csv(match: Match, standings: Standings) -> str:
+def sheet_rows(match: Match, standings: Standings) -> list[list]:
     """The sheet as a table: one row per deal (its number, who dealt, what the
     sheet writes beside the number if the game writes anything), then per
     player the deal's points and the running total; last the totals and the
-    places, in the players' total columns."""
-    out = io.StringIO()
-    w = _writer(out)
-    names = [inert(n) for n in match.players]
+    places, in the players' total columns. Numbers are ints, words texts."""
+    names = match.players
     tagged = any(row.tag for row in standings.kept)
     lead = [_("deal"), _("dealer")] + ([_("note")] if tagged else [])
-    w.writerow(
+    rows: list[list] = [
         lead
         + [
-            inert(label)
-            for name in match.players
+            label
+            for name in names
             for label in (_("%(name)s: points", name=name), _("%(name)s: total", name=name))
         ]
-    )
+    ]
     for row in standings.kept:
-        w.writerow(
+        rows.append(
             [row.number, names[row.dealer]]
-            + ([inert(row.tag)] if tagged else [])
+            + ([row.tag] if tagged else [])
             + [v for s in range(len(names)) for v in (row.points[s], row.totals[s])]
         )
     blank = [""] * (len(lead) - 1)
     for label, values in ((_("total"), standings.totals), (_("place"), standings.places)):
-        w.writerow([label] + blank + [v for value in values for v in ("", value)])
+        rows.append([label] + blank + [v for value in values for v in ("", value)])
+    return rows
+
+
+def to_sheet_csv(match: Match, standings: Standings) -> str:
+    """sheet_rows as CSV (a text that a spreadsheet would run made inert)."""
+    out = io.StringIO()
+    w = _writer(out)
+    for row in sheet_rows(match, standings):
+        w.writerow([v if isinstance(v, int) else inert(str(v)) for v in row])
+    return out.getvalue()
+
+
+def to_sheet_xlsx(match: Match, standings: Standings) -> bytes:
+    """sheet_rows as an Excel workbook (XlsxWriter): numbers as numbers, names and
+    words as text (never a formula, whatever they begin with), the same in every
+    spreadsheet and language settings."""
+    out = io.BytesIO()
+    book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False})
+    sheet = book.add_worksheet(_file_part(GAMES[match.game].name, False)[:31] or "Scorer")
+    bold = book.add_format({"bold": True})
+    rows = sheet_rows(match, standings)
+    for r, row in enumerate(rows):
+        style = bold if r == 0 or r >= len(rows) - 2 else None
+        for c, v in enumerate(row):
+            if isinstance(v, int) and not isinstance(v, bool):
+                sheet.write_number(r, c, v, style)
+            elif str(v):
+                sheet.write_string(r, c, str(v), style)
+    sheet.freeze_panes(1, 0)
+    book.close()
     return out.getvalue()
 
 
@@ -383,23 +438,28 @@ def _file_part(text: str, ascii_only: bool) -> str:
     return text.strip("-._")
 
 
-def export_name(match: Match, day: date, what: str = "", ascii_only: bool = False) -> str:
+def export_name(
+    match: Match, day: date, what: str = "", ascii_only: bool = False, ext: str = "csv"
+) -> str:
     """An export's file name: the game, the players, the date and what it holds,
     ``Black-Maria_Ala-Bartek-Celina_2025-03-08_sheet.csv``. ``ascii_only``: the
     fallback for old browsers (accents dropped, a name in another script left out)."""
     players = "-".join(p for p in (_file_part(n, ascii_only)[:16] for n in match.players) if p)
     parts = [str(GAMES[match.game].name), players[:80], day.isoformat(), what]
     stem = "_".join(p for p in (_file_part(x, ascii_only) for x in parts) if p)
-    return stem + ".csv"
+    return f"{stem}.{ext}"
 
 
-def csv_headers(match: Match, day: date, what: str = "") -> dict[str, str]:
-    """The headers of a CSV download: one charset, and the file name twice (RFC
-    6266): plain ASCII, and in full as RFC 5987's ``filename*``."""
-    full = export_name(match, day, what)
-    plain = export_name(match, day, what, ascii_only=True)
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+def csv_headers(match: Match, day: date, what: str = "", ext: str = "csv") -> dict[str, str]:
+    """The headers of a CSV (or .xlsx) download: its type, and the file name twice
+    (RFC 6266): plain ASCII, and in full as RFC 5987's ``filename*``."""
+    full = export_name(match, day, what, ext=ext)
+    plain = export_name(match, day, what, ascii_only=True, ext=ext)
     return {
-        "Content-Type": "text/csv; charset=utf-8",
+        "Content-Type": "text/csv; charset=utf-8" if ext == "csv" else XLSX,
         "Content-Disposition": f'attachment; filename="{plain}"; '
         f"filename*=UTF-8''{quote(full, safe='')}",
     }

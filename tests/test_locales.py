@@ -304,7 +304,7 @@ def test_every_page_of_every_game_has_no_english_left(pages, game, lang):
 # On a Russian page the Latin script stands only for what is no Russian word: the
 # players' names, file formats, sites, and the Polish and Czech words the sources
 # are quoted in.
-LATIN_IN_RUSSIAN = {"Scorer", "CSV", "JSON", "kyhote.com", "gamerules.com", *NAMES}
+LATIN_IN_RUSSIAN = {"Scorer", "CSV", "JSON", "xlsx", "kyhote.com", "gamerules.com", *NAMES}
 QUOTED_IN_RUSSIAN = ("Černá Marie", "ciągnie", "systemem bridżowym", "Tradycyjny angielski wariant")
 
 
@@ -346,9 +346,14 @@ BM = {"game": "black_maria", "players": NAMES[:3], "first_dealer": 0}
 DEAL = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 
 
-def csv_rows(text: str) -> list[list[str]]:
+# The separator a spreadsheet in the language's settings splits a CSV on: ";" where
+# the decimal mark is a comma (Excel in Polish, Russian, Czech), "," elsewhere.
+SEPARATOR = {"en": ",", "pl": ";", "ru": ";", "cs": ";", "eo": ","}
+
+
+def csv_rows(text: str, lang: str) -> list[list[str]]:
     assert text.startswith("\ufeff")  # the BOM that tells a spreadsheet it is UTF-8
-    return list(csv.reader(io.StringIO(text[1:])))
+    return list(csv.reader(io.StringIO(text[1:]), delimiter=SEPARATOR[lang]))
 
 
 def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_keeps_qs(client):
@@ -363,7 +368,7 @@ def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_k
     for lang, (queen, king_ace) in said.items():
         sheet = get(client, f"/m/{mid}", lang)
         assert f", {queen} → 17" in sheet, lang  # Ala: 4 hearts and Q♠ = 17
-        rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang))
+        rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang), lang)
         assert f"Ala 4♥ {queen}; Bartek 6♥ {king_ace}; Celina 3♥" in rows[1][5], lang
     record = client.get(f"/m/{mid}/record.json", headers=HEADERS["ru"]).get_json()
     assert record["deals"] == [DEAL]
@@ -428,10 +433,10 @@ SHEET_HEADER = {
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_csv_header_rows_are_in_the_page_language(client, lang):
     mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
-    rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang))
+    rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang), lang)
     assert rows[0] == CSV_HEADER[lang]
     assert rows[-1][1] == CSV_HEADER[lang][7]  # the totals row: "total"
-    assert csv_rows(get(client, f"/m/{mid}/sheet.csv", lang))[0][:4] == SHEET_HEADER[lang]
+    assert csv_rows(get(client, f"/m/{mid}/sheet.csv", lang), lang)[0][:4] == SHEET_HEADER[lang]
 
 
 REFUSED = {
@@ -693,3 +698,39 @@ def test_the_trick_page_says_what_is_wrong_with_a_trick(client, lang):
             "/trick", query_string={"game": "black_maria", "cards": cards}, headers=HEADERS[lang]
         )
         assert r.status_code == 400 and said in visible(r.get_data(as_text=True)), (lang, cards)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_csv_is_split_on_the_separator_of_the_language_s_spreadsheets(client, lang):
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    text = get(client, f"/m/{mid}/sheet.csv", lang)
+    deal = text.splitlines()[1]  # deal 1, Ala dealt: Ala 17 17, Bartek 23 23, Celina 3 3
+    sep = SEPARATOR[lang]
+    assert deal == sep.join(["1", '"Ala"', "17", "17", "23", "23", "3", "3"])
+
+
+def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
+    from openpyxl import load_workbook  # noqa: PLC0415
+
+    deals = [DEAL, {"hearts": [2, 1, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 2}}]
+    record = {"game": "black_maria", "players": ["=Ala", "Bartek", "1234"], "first_dealer": 0}
+    mid = client.post("/api/matches", json={**record, "deals": deals}).get_json()["id"]
+    r = client.get(f"/m/{mid}/sheet.xlsx", headers=HEADERS["pl"])
+    assert r.status_code == 200 and r.headers["Content-Type"].startswith(
+        "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+    )
+    assert ".xlsx" in r.headers["Content-Disposition"]
+    sheet = load_workbook(io.BytesIO(r.data)).active
+    rows = [list(row) for row in sheet.iter_rows(values_only=True)]
+    # deal 1 (Ala deals): 17, 23, 3; deal 2 (Bartek deals): =Ala 2♥ = 2, Bartek 1♥ Q♠ = 14,
+    # 1234 10♥ K♠ A♠ = 27; totals 19, 37, 30: =Ala first
+    assert rows[0] == [
+        "rozdanie", "rozdający",
+        "=Ala: punkty", "=Ala: suma", "Bartek: punkty", "Bartek: suma", "1234: punkty", "1234: suma",
+    ]  # fmt: skip
+    assert rows[1] == [1, "=Ala", 17, 17, 23, 23, 3, 3]
+    assert rows[2] == [2, "Bartek", 2, 19, 14, 37, 27, 30]
+    assert rows[3] == ["suma", None, None, 19, None, 37, None, 30]
+    assert rows[4] == ["lokata", None, None, 1, None, 3, None, 2]
+    assert sheet.cell(2, 2).data_type == "s" and sheet.cell(2, 3).data_type == "n"
+    assert all(isinstance(v, int) for v in rows[3][3::2])

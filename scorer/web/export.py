@@ -1,5 +1,5 @@
-"""A match's files: the CSV of every deal and player, the sheet as a table,
-and the record (JSON)."""
+"""A match's files: the CSV of every deal and player, the sheet as a table (CSV
+and .xlsx), and the record (JSON)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from ..record import (
     dump,
     to_csv,
     to_sheet_csv,
+    to_sheet_xlsx,
 )
 from ..store import get_db as db
 from .drawn import kept_body
@@ -47,6 +48,19 @@ def export_sheet(match_id: str):
     return Response(
         kept_body("sheet.csv", stored, lambda: to_sheet_csv(match, store.standings(db(), stored))),
         headers=csv_headers(match, started(stored), _("sheet")),
+    )
+
+
+@bp.get("/m/<mid:match_id>/sheet.xlsx")
+def export_sheet_xlsx(match_id: str):
+    """The sheet as a table in an Excel workbook: the same in every spreadsheet."""
+    stored = match_or_404(match_id)
+    match = stored.match
+    return Response(
+        kept_body(
+            "sheet.xlsx", stored, lambda: to_sheet_xlsx(match, store.standings(db(), stored))
+        ),
+        headers=csv_headers(match, started(stored), _("sheet"), ext="xlsx"),
     )
 
 
