@@ -724,10 +724,8 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     rows = [list(row) for row in sheet.iter_rows(values_only=True)]
     # deal 1 (Ala deals): 17, 23, 3; deal 2 (Bartek deals): =Ala 2♥ = 2, Bartek 1♥ Q♠ = 14,
     # 1234 10♥ K♠ A♠ = 27; totals 19, 37, 30: =Ala first
-    assert rows[0] == [
-        "rozdanie", "rozdający",
-        "=Ala: punkty", "=Ala: suma", "Bartek: punkty", "Bartek: suma", "1234: punkty", "1234: suma",
-    ]  # fmt: skip
+    players = [f"{n}: {w}" for n in ("=Ala", "Bartek", "1234") for w in ("punkty", "suma")]
+    assert rows[0] == ["rozdanie", "rozdający", *players]
     assert rows[1] == [1, "=Ala", 17, 17, 23, 23, 3, 3]
     assert rows[2] == [2, "Bartek", 2, 19, 14, 37, 27, 30]
     assert rows[3] == ["suma", None, None, 19, None, 37, None, 30]
