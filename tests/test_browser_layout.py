@@ -1,0 +1,219 @@
+"""Every kind of page in every language at 320 and 390 px, read by a layout checker
+(issue 25): no text clipped by its box (its scroll width over its client width) and
+no page wider than the screen; no word broken inside a table heading, a chip or a
+button; no two controls on top of each other; no line of a message beginning in
+lower case; no record field name (``taken_by``, ``(bids)``) in the visible text; no
+date in another language's words. A failure names the page, the language, the width
+and the element.
+
+One browser, one live server; the matches are made through the API first and every
+page is reached by its URL, laid out at both widths without a reload.
+
+Not yet part of ``make test``: the layout faults it finds (issue 25, item 3: the
+deal forms' name chips clipped at 320 px, the check pages' card pad over the chips,
+rules-table words broken, and more, about 1,400 lines over 20 pages × 5 languages)
+are still to be fixed; it takes 43–46 s on this busy 2-core machine (the aim:
+under 40). Run it with ``SCORER_LAYOUT=1``."""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+
+import pytest
+from babel.dates import get_month_names
+
+from scorer.i18n import LANGUAGES
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(
+        not os.environ.get("SCORER_LAYOUT"),
+        reason="the layout faults of issue 25 item 3 are not fixed yet: SCORER_LAYOUT=1 runs it",
+    ),
+]
+
+WIDTHS = (320, 390)
+# long names as players write them, one of them a woman's (the chips' clipping)
+NAMES = ["Aleksandra", "Bartłomiej", "Katarzyna", "Władysław"]
+
+# What the page's script returns: one line a problem, "what — element".
+CHECK = r"""() => {
+  const out = [];
+  const seen = (e) => {
+    const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+    return r.width > 0 && r.height > 0 && s.visibility !== "hidden" && s.display !== "none";
+  };
+  const name = (e) => {
+    let n = e.tagName.toLowerCase();
+    if (e.id) n += "#" + e.id;
+    if (e.classList.length) n += "." + [...e.classList].join(".");
+    const text = (e.innerText || e.value || e.getAttribute("aria-label") || "").trim();
+    return n + (text ? ` "${text.slice(0, 40).replace(/\s+/g, " ")}"` : "");
+  };
+  const root = document.documentElement;
+  if (root.scrollWidth > window.innerWidth + 1)
+    out.push(`the page is ${root.scrollWidth} px wide — html`);
+  // text cut by its box: a box that hides what overflows, and whose text is wider
+  for (const e of document.querySelectorAll("main *, header *")) {
+    if (!seen(e) || !e.textContent.trim()) continue;
+    const s = getComputedStyle(e);
+    if (!["hidden", "clip"].includes(s.overflowX) || e.clientWidth <= 1) continue;  // not .sr-only
+    if (e.scrollWidth > e.clientWidth + 1)
+      out.push(`text clipped (${e.scrollWidth} > ${e.clientWidth} px) — ${name(e)}`);
+  }
+  // a word broken inside: a word of a heading cell, a chip or a button on two lines
+  const labels = "main th, main td, main .chip, main button, main a.button";
+  for (const e of document.querySelectorAll(labels)) {
+    if (!seen(e)) continue;
+    const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
+    for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+      const re = /[^\s\u00a0]{2,}/g;
+      let m;
+      while ((m = re.exec(t.data))) {
+        const range = document.createRange();
+        range.setStart(t, m.index);
+        range.setEnd(t, m.index + m[0].length);
+        const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+        const tops = new Set(rects.map((r) => Math.round(r.top)));
+        if (tops.size > 1)
+          out.push(`the word "${m[0]}" is broken over ${tops.size} lines — ${name(e)}`);
+      }
+    }
+  }
+  // controls on top of each other (an input inside its chip or file button is the chip)
+  const typed = "input:not([type=hidden]):not([type=radio]):not([type=checkbox]):not([type=file])";
+  const controls = [...document.querySelectorAll(
+    ["button", "a", "select", "textarea", "summary", "label.chip", typed].map((c) => "main " + c)
+      .join(", ")
+  )].filter(seen);
+  const boxes = controls.map((e) => e.getBoundingClientRect());
+  for (let i = 0; i < controls.length; i++)
+    for (let j = i + 1; j < controls.length; j++) {
+      if (controls[i].contains(controls[j]) || controls[j].contains(controls[i])) continue;
+      const a = boxes[i], b = boxes[j];
+      const w = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+      const h = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+      if (w > 1 && h > 1) {
+        const size = `${Math.round(w)}×${Math.round(h)} px`;
+        out.push(`overlaps ${name(controls[j])} (${size}) — ${name(controls[i])}`);
+      }
+    }
+  // a message shown alone begins each of its lines as a sentence
+  for (const e of document.querySelectorAll(".error, .flash, [role=alert], [role=status]")) {
+    if (!seen(e)) continue;
+    for (const line of e.innerText.split("\n").map((l) => l.trim()).filter(Boolean))
+      if (/^\p{Ll}/u.test(line))
+        out.push(`a message line starts in lower case: "${line.slice(0, 50)}" — ${name(e)}`);
+  }
+  return out;
+}"""
+
+# The record's keys, as no page may show them (the API's refusals may).
+FIELD = re.compile(
+    r"\b[a-z]+_[a-z_]+\b|\((?:bids|contract|attackers|hearts|capot|made|tricks)\b"
+    r"|\b(?:True|False|None)\b"
+)
+
+
+@cache
+def months(lang: str) -> set[str]:
+    words = set()
+    for width in ("abbreviated", "wide"):
+        for context in ("format", "stand-alone"):
+            words |= {m.strip(".").lower() for m in get_month_names(width, context, lang).values()}
+    if lang == "eo":  # Scorer's own Esperanto dates (i18n.EO_MONTHS)
+        words |= {"januaro", "februaro", "marto", "aprilo", "majo", "junio", "julio"}
+        words |= {"aŭgusto", "septembro", "oktobro", "novembro", "decembro"}
+    return words
+
+
+def foreign_months(text: str, lang: str) -> list[str]:
+    """Words of a date (in a <time>) that are another language's months, not this one's."""
+    others = set().union(*(months(o) for o in LANGUAGES if o != lang)) - months(lang)
+    return [w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in others]
+
+
+def make(request, game: str, players: int, deals: list, options: dict | None = None) -> str:
+    record = {"game": game, "players": NAMES[:players], "first_dealer": 0, "deals": deals}
+    if options:
+        record["options"] = options
+    r = request.post("/api/matches", data=record)
+    assert r.status == 201, r.text()
+    return "/m/" + r.json()["id"]
+
+
+BM1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+BM2 = {"hearts": [2, 1, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 2}}
+META1 = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
+
+
+@pytest.fixture(scope="module")
+def pages(browser, live_server):
+    """Every kind of page: its name and path."""
+    context = browser.new_context(base_url=live_server)
+    request = context.request  # this phone scores the matches it makes
+    bm = make(request, "black_maria", 3, [BM1, BM2])
+    ended = make(request, "black_maria", 3, [BM1], {"target": 20})  # Bartłomiej's 23 ends it
+    polignac = make(request, "polignac", 4, [], {"capot": True})
+    variety = make(request, "variety", 4, [])
+    meta = make(request, "metamorphosis", 3, [META1])
+    hearts = make(request, "hearts", 4, [{"hearts": [3, 4, 5, 1], "taken_by": {"QS": 2}}])
+    scorer = context.storage_state()
+    context.close()
+    return scorer, {
+        "home": "/",
+        "new match": "/new/black_maria",
+        "new Polignac": "/new/polignac",
+        "sheet": bm,
+        "end screen": ended,
+        "history": bm + "/history",
+        "set-up": bm + "/setup",
+        "check, Black Maria": bm + "/check?deal=2",
+        "deal, Black Maria": bm + "/deal",
+        "deal, Hearts": hearts + "/deal",
+        "deal, Polignac with capot": polignac + "/deal",
+        "deal, Variety": variety + "/deal",
+        "check, Variety": variety + "/check",
+        "sheet, Metamorphosis": meta,
+        "deal, Metamorphosis": meta + "/deal",
+        "rules, Metamorphosis": "/rules/metamorphosis",
+        "rules, Variety": "/rules/variety",
+        "trick": "/trick?game=black_maria&cards=QS+KS+2S",
+        "players": "/players",
+        "player": "/p/Aleksandra",
+    }
+
+
+def test_every_page_in_every_language_fits_a_phone(browser, live_server, pages):
+    scorer, pages = pages
+    failures = []
+    for lang in LANGUAGES:
+        context = browser.new_context(
+            base_url=live_server,
+            viewport={"width": WIDTHS[0], "height": 844},
+            device_scale_factor=1,
+            is_mobile=True,
+            has_touch=True,
+            locale=lang,
+            extra_http_headers={"Accept-Language": lang},
+            storage_state=scorer,
+            service_workers="block",
+        )
+        page = context.new_page()
+        for what, path in pages.items():
+            page.goto(path)
+            assert page.locator("html").get_attribute("lang") == lang, (what, lang)
+            for width in WIDTHS:  # the same page, laid out again at each width
+                page.set_viewport_size({"width": width, "height": 844})
+                where = f"{what} ({path}) [{lang}, {width} px]"
+                failures += [f"{where}: {p}" for p in page.evaluate(CHECK)]
+            text = page.locator("main").inner_text()
+            where = f"{what} ({path}) [{lang}]"
+            failures += [f"{where}: a record field name {m!r}" for m in FIELD.findall(text)]
+            for t in page.locator("time").all_inner_texts():
+                if foreign_months(t, lang):
+                    failures.append(f"{where}: a date in another language's words {t!r}")
+        context.close()
+    assert failures == [], "\n".join(failures)
