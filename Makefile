@@ -79,9 +79,12 @@ test: setup test-tools
 	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not stress"
 
 # The full counts (100 stale pages, 50 races a pair, 100 two-phone races, the table
-# simulation's thousands of tables) and the largest match: minutes, not part of make test.
+# simulation's thousands of tables, 120 fuzzed requests and 150 property examples a
+# test, three clean starts, 300 phones waiting) and the largest match: minutes, not
+# part of make test.
 STRESSED := tests/test_concurrency.py tests/test_versioned_writes.py tests/test_sharing.py \
-	tests/test_limits.py tests/test_table_sim.py
+	tests/test_limits.py tests/test_table_sim.py tests/test_fuzz.py tests/test_properties.py \
+	tests/test_clean_start.py tests/test_live_wait.py
 stress: setup
 	SCORER_STRESS=1 $(BIN)/python -m pytest $(STRESSED)
 

@@ -15,6 +15,7 @@ import pytest
 
 from scorer import schema
 
+from .conftest import trials
 from .helpers import gunicorn
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,7 +61,7 @@ def test_eight_processes_making_the_app_at_once_on_an_empty_folder(tmp_path):
     assert migrations_applied(instance / "scorer.db") == schema.names()
 
 
-@pytest.mark.parametrize("attempt", range(3))
+@pytest.mark.parametrize("attempt", range(trials(3, 1)))  # make stress: 3
 def test_make_run_with_four_workers_on_an_empty_folder_comes_up_clean(tmp_path, attempt):
     """As `make run` starts it (gunicorn.conf.py), four workers racing."""
     with gunicorn(tmp_path, workers=4) as (port, instance, log):

@@ -7,10 +7,13 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from .conftest import trials
 from .test_record import EXAMPLE
 
-FUZZ = settings(
-    max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+FUZZ = settings(  # make stress: 120 examples a test
+    max_examples=trials(120, 40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 
 json_values = st.recursive(

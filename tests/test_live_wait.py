@@ -17,6 +17,7 @@ from werkzeug.serving import make_server
 
 from scorer import create_app
 
+from .conftest import trials
 from .helpers import gunicorn
 
 D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
@@ -103,7 +104,7 @@ def test_a_deleted_match_wakes_its_phones(served):
     assert status == 404
 
 
-PHONES = 300
+PHONES = trials(300, 120)  # make stress: 300
 
 
 def test_hundreds_of_phones_wait_on_one_gevent_worker_and_all_hear_of_a_save(tmp_path):

@@ -5,9 +5,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from .conftest import trials
 from .helpers import computed, points
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=trials(150, 60), deadline=None)  # make stress: 150
 
 
 @st.composite
