@@ -99,7 +99,7 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     page.fill("#hearts__1", "9")
     page.fill("#hearts__2", "9")
     go(page, page.get_by_role("button", name=re.compile(r"^Save deal")))
-    assert "hearts add up to 27, but 13 are in play" in page.get_by_role("alert").inner_text()
+    assert "Hearts add up to 27, but 13 are in play" in page.get_by_role("alert").inner_text()
     assert page.input_value("#hearts__1") == "9"
     go(page, page.get_by_role("link", name="Back to the sheet"))
 

@@ -66,7 +66,7 @@ def test_slobberhannes_short_match(page, live_server):
             tap(page, field, 1)
         save(page)
     assert totals(page) == [0, 12, 0, 0]
-    assert "Ala & Celina & Darek share the win" in page.locator(".result").inner_text()
+    assert "Ala, Celina, and Darek share the win" in page.locator(".result").inner_text()
 
 
 def test_polignac_short_match_with_capot(page, live_server):
@@ -93,4 +93,4 @@ def test_polignac_short_match_with_capot(page, live_server):
         tap(page, f"taken_by_{jack}", 2)
     save(page)
     assert totals(page) == [0, 7, 13, 5]
-    assert "Ala & Bartek & Darek share the win" in page.locator(".result").inner_text()
+    assert "Ala, Bartek, and Darek share the win" in page.locator(".result").inner_text()

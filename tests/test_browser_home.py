@@ -42,7 +42,7 @@ def test_the_home_page_lists_and_narrows_the_matches(page, live_server):
     first = items.nth(0).inner_text()  # the latest changed first (after the four)
     assert first.startswith("Knaves") and "0 deals · in progress" in first and "started" in first
     over = page.locator(f"ul.matches li:has(a[href='/m/{done}'])").inner_text()
-    assert "1 deal · won by Bartek, Celina" in over
+    assert "1 deal · won by Bartek and Celina" in over
     # narrowed by player, then by game
     page.locator("select[name=player]").select_option("Darek")
     go(page, page.get_by_role("button", name="Show", exact=True))
