@@ -137,7 +137,7 @@ def summaries(
         r["id"]: r
         for r in db.query(f"select * from matches where id in ({', '.join('?' * len(ids))})", ids)
     }
-    rows = [by_id[i] for i in ids]
+    rows = [by_id[i] for i in ids if i in by_id]  # one deleted in between: left out
     out = []
     for r in rows:
         players = json.loads(r["players"])
