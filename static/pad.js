@@ -1,5 +1,6 @@
 // Scorer: the number pad of a deal form: one tap a count. The pad holds every number
-// a count of the deal can be (0 to 13 for hearts); a tap writes it into the count the
+// a count of the deal can be (0 to 13 for hearts; Variety's one count, the attackers'
+// tricks, too); a tap writes it into the count the
 // outline marks and moves the outline to the next count left to type (not one the app
 // fills in: static/entry.js shows those as suggestions). A tap on a count moves the
 // outline there. The phone's keyboard stays shut (it would cover the form); a real
@@ -9,10 +10,10 @@
 
   function setUp(form) {
     var pad = form.querySelector("[data-pad]");
-    if (!pad || form.hasAttribute("data-padded")) return;
-    form.setAttribute("data-padded", "");
+    if (!pad || pad.hasAttribute("data-ready")) return;
+    pad.setAttribute("data-ready", "");
     var top = pad.querySelectorAll("button").length - 1;
-    var inputs = Array.prototype.slice.call(form.querySelectorAll("fieldset.counts:not(.number) input"))
+    var inputs = Array.prototype.slice.call(form.querySelectorAll("fieldset.counts input"))
       .filter(function (i) { return parseInt(i.getAttribute("max"), 10) <= top; });
     if (!inputs.length) return;
     var current = null;
@@ -22,6 +23,7 @@
       var label = form.querySelector("label[for='" + input.id + "']");
       var legend = input.closest("fieldset").querySelector("legend");
       var name = label ? (label.querySelector(".sr-only") || label).textContent.trim() : "";
+      if (legend && legend.contains(label)) return name;  // one count: its question
       return (legend ? legend.firstChild.textContent.trim() + ": " : "") + name;
     }
 
@@ -74,4 +76,9 @@
   else setUpAll();
   // the live sheet drew a new form (static/live.js)
   document.addEventListener("scorer:redrawn", setUpAll);
+  // an auction's last call brought its count and the pad in place (static/taps.js)
+  document.addEventListener("htmx:load", function (event) {
+    var form = event.detail.elt.closest && event.detail.elt.closest("form.deal");
+    if (form) setUp(form);
+  });
 })();

@@ -34,5 +34,7 @@ def test_short_names_are_distinct_and_start_like_the_name(names, most, short):
 
 
 def test_the_default_length_follows_the_number_of_players():
-    assert short_names(["Wojciech", "Wiktoria", "Ala"]) == ["Wojciech", "Wiktoria", "Ala"]
+    # three: six letters, seven kept whole ("one more is no wider than six and …")
+    assert short_names(["Wojciech", "Wiktoria", "Ala"]) == ["Wojcie", "Wiktor", "Ala"]
+    assert short_names(["Bartosz", "Wiktoria", "Ala"]) == ["Bartosz", "Wiktor", "Ala"]
     assert short_names(["Wojciech", "Wiktoria", "Ala", "Ola", "Ewa", "Iza"])[:2] == ["Wojc", "Wikt"]

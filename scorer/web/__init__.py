@@ -18,9 +18,15 @@ from ..match import DealError
 from ..store import KeyReused, NotFound, Stale, StoreError
 from .forms import field_id
 
-# How many characters of a name fit a deals-table column on a 320 px phone, by
-# the number of players (the # column and the padding taken off).
-SHORT_FIT = {2: 12, 3: 8, 4: 5, 5: 4, 6: 4}
+# How many characters of a name fit a deals-table column on a 320 px phone, and
+# the totals' box above it (three a row: 80 px, bold), by the number of players.
+SHORT_FIT = {2: 12, 3: 6, 4: 5, 5: 4, 6: 4}
+# How many fit a player's chip in a deal form or the check (and the count above it),
+# by the number of players: a 320 px phone's column beside the question (three, four)
+# or under it (five: a row of five; six: two rows of three there, one of six from
+# 390 px), in the widest common phone font (DejaVu Sans: "Wład" 43 px at 17 px,
+# in a chip 47 px wide at the narrowest).
+CHIP_FIT = {2: 7, 3: 4, 4: 4, 5: 3, 6: 4}
 
 
 def short_names(names: list[str], most: int | None = None) -> list[str]:
@@ -110,6 +116,11 @@ def register(app: Flask) -> None:
         }
 
     app.add_template_filter(short_names)
+
+    @app.template_filter("chip_names")
+    def chip_names(names: list[str]) -> list[str]:
+        """The players' names as their chips show them (``CHIP_FIT``)."""
+        return short_names(names, CHIP_FIT.get(len(names), 3))
 
     @app.template_filter("when")
     def when_filter(stamp: str | None) -> str:

@@ -259,6 +259,7 @@ def check_deal(match_id: str):
         hands_known=bool(held),
         lead_card=lead_card,
         app_can_deal=_app_can_deal(setup, plan),
+        playable=setup is not None,  # Variety: not before its type and attackers are known
     ), (400 if error else 200)
 
 
