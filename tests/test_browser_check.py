@@ -181,7 +181,11 @@ def test_the_auction_one_tap_a_call_without_reloads(page, live_server):
     # the count the type needs came in with the last call, its steppers working
     page.get_by_role("button", name="one more").tap()
     expect(page.locator("#tricks")).to_have_value("1")
-    page.fill("#tricks", "7")
+    # and the number pad, as every other count: the phone's keyboard stays shut
+    assert page.locator("#tricks").get_attribute("inputmode") == "none"
+    page.locator("#tricks").tap()
+    page.locator("[data-pad] button[data-value='7']").tap()
+    expect(page.locator("#tricks")).to_have_value("7")
     assert loads == [] and page.evaluate("window.sameDocument") is True
     go(page, page.get_by_role("button", name="Save deal 1"))
     # 7 tricks to the attackers: +2 a trick, 14 each; the defenders' 6: 12 each
