@@ -36,6 +36,8 @@ from babel.numbers import format_decimal, format_percent
 from flask import Blueprint, g, has_app_context, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup, escape
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
 
 # The languages a player is offered and tests/test_catalogs.py holds complete,
 # of the catalogs under scorer/translations/ (en, pl, ru, cs, eo: see
@@ -429,10 +431,21 @@ def select_locale() -> str | None:
     """Flask-Babel's locale selector: the switch's cookie, else Accept-Language."""
     if not has_request_context():
         return None  # the default; a command sets its own (cli_locale)
-    chosen = request.cookies.get(COOKIE, "")
+    return locale_of(request.cookies.get(COOKIE, ""), request.headers.get("Accept-Language"))
+
+
+def locale_of(chosen: str | None, accept_language: str | None) -> str:
+    """The page's language: ``chosen`` (the switch's cookie) if it is one of
+    LANGUAGES, else the best of the Accept-Language header's, else English.
+    (The live poll, answered before Flask, asks it too: scorer/web/live.py.)"""
     if chosen in LANGUAGES:
         return chosen
-    return request.accept_languages.best_match(LANGUAGES) or DEFAULT
+    return _best_accepted(accept_language, LANGUAGES)
+
+
+@lru_cache(maxsize=256)
+def _best_accepted(header: str | None, offered: tuple[str, ...]) -> str:
+    return parse_accept_header(header, LanguageAccept).best_match(offered) or DEFAULT
 
 
 def cli_locale(environ: Any = None) -> str:

@@ -27,7 +27,7 @@ from .forms import (
 )
 from .history import last_change
 from .live import init_app as init_live
-from .live import wait_for_change
+from .live import live_etag, wait_for_change
 from .lookup import match_or_404, title
 
 bp = Blueprint("sheet", __name__)
@@ -98,9 +98,8 @@ def unchanged(etag: str) -> Response:
 
 
 def sheet_etag(pub: str, version: int, can_score: bool, show_all: bool) -> str:
-    """The sheet's version as a page: the match's, in this language, for a scorer
-    (the deal form) or a watcher, with the latest deals or all of them."""
-    return f"{pub}.{version}.{get_locale()}.{'s' if can_score else 'w'}{'.all' if show_all else ''}"
+    """The sheet's version as a page (``live_etag``) in the request's language."""
+    return live_etag(pub, version, str(get_locale()), can_score, show_all)
 
 
 @bp.get("/m/<int:number>")
