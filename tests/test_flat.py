@@ -5,9 +5,11 @@ assert the behaviour behind them: the statements run, the rows written."""
 
 from __future__ import annotations
 
+import gzip
 import re
 import sqlite3
 
+import brotli
 import pytest
 from flask_babel import force_locale
 from werkzeug.test import Client
@@ -193,10 +195,22 @@ def fresh_reads(app, mid) -> tuple:
 
 
 def reads(client, mid) -> tuple:
-    return tuple(
-        client.get(url).get_data()
-        for url in (f"/api/matches/{mid}", f"/m/{mid}/export.csv", f"/m/{mid}/sheet.csv")
-    )
+    """The API read and both CSVs, each CSV also as a browser gets it (Brotli, gzip:
+    compressed once per version and kept) and read back, which must be the same."""
+    out = []
+    for url in (f"/api/matches/{mid}", f"/m/{mid}/export.csv", f"/m/{mid}/sheet.csv"):
+        plain = client.get(url).get_data()
+        out.append(plain)
+        if url.endswith(".csv"):
+            for encoding, decompress in (("br", brotli.decompress), ("gzip", gzip.decompress)):
+                r = client.get(url, headers={"Accept-Encoding": encoding})
+                if len(plain) >= 500:  # Flask-Compress's least size
+                    assert r.headers["Content-Encoding"] == encoding
+                    assert "Accept-Encoding" in r.headers["Vary"]
+                    assert decompress(r.get_data()) == plain, url
+                else:
+                    assert "Content-Encoding" not in r.headers and r.get_data() == plain
+    return tuple(out)
 
 
 def test_kept_reads_equal_a_fresh_fold_after_every_kind_of_change(app, statements):

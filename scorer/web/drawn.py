@@ -11,11 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from flask import (
+    Response,
     current_app,
     render_template,
+    request,
     url_for,
 )
 from flask_babel import get_locale
+from flask_compress.flask_compress import _choose_algorithm, _compress_data, _format
 from markupsafe import Markup, escape
 
 from ..i18n import _, _now, number
@@ -42,6 +45,49 @@ def kept_body(kind: str, stored: Stored, make: Callable[[], str | bytes]) -> str
     every download of the same version."""
     kept = current_app.extensions.setdefault("scorer.bodies", Recent(BODIES))
     return kept.get((kind, stored.pub, stored.version, str(get_locale())), make)
+
+
+def kept_download(
+    kind: str, stored: Stored, make: Callable[[], str | bytes], headers: dict
+) -> Response:
+    """A download drawn from a version of a match (``kept_body``, kept as bytes),
+    compressed as Flask-Compress compresses a page (its choice for this
+    Accept-Encoding, its levels, its least size) once per version, language and
+    encoding: Brotli over a 2,000-deal CSV took twice what the whole request of
+    a short one does, on every download. Flask-Compress then leaves it as it is."""
+
+    def body() -> bytes:
+        return kept_body(kind, stored, lambda: _bytes(make()))
+
+    response = Response(headers=headers)
+    config = current_app.config
+    algorithm = _choose_algorithm(
+        _format(config["COMPRESS_ALGORITHM"]), request.headers.get("Accept-Encoding", "")
+    )
+    if algorithm is not None and response.mimetype in config["COMPRESS_MIMETYPES"]:
+        kept = current_app.extensions.setdefault("scorer.bodies", Recent(BODIES))
+        key = (kind, stored.pub, stored.version, str(get_locale()), algorithm)
+
+        def packed() -> bytes | None:
+            plain = body()
+            if len(plain) < config["COMPRESS_MIN_SIZE"]:
+                return None  # Flask-Compress sends it as it is
+            return _compress_data(current_app, plain, algorithm)
+
+        data = kept.get(key, packed)
+        if data is not None:
+            response.set_data(data)
+            response.headers["Vary"] = "Accept-Encoding"
+            response.headers["Content-Encoding"] = algorithm
+            if config["COMPRESS_EVALUATE_CONDITIONAL_REQUEST"]:
+                response.make_conditional(request)
+            return response
+    response.set_data(body())
+    return response
+
+
+def _bytes(body: str | bytes) -> bytes:
+    return body.encode() if isinstance(body, str) else body
 
 
 def deal_rows(shown, seats: int, can_score: bool, match_id: str) -> Markup:

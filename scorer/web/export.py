@@ -21,7 +21,7 @@ from ..record import (
     to_sheet_xlsx,
 )
 from ..store import get_db as db
-from .drawn import kept_body
+from .drawn import kept_download
 from .lookup import match_or_404, title
 
 bp = Blueprint("export", __name__)
@@ -32,11 +32,11 @@ def export_csv(match_id: str):
     """One row per deal and player, then each player's total and place."""
     stored = match_or_404(match_id)
     match = stored.match
-    return Response(
-        kept_body(
-            "export.csv", stored, lambda: to_csv(match, store.standings(db(), stored), title(match))
-        ),
-        headers=csv_headers(match, started(stored)),
+    return kept_download(
+        "export.csv",
+        stored,
+        lambda: to_csv(match, store.standings(db(), stored), title(match)),
+        csv_headers(match, started(stored)),
     )
 
 
@@ -45,9 +45,11 @@ def export_sheet(match_id: str):
     """The sheet as a table: one row per deal, each player's points and running total."""
     stored = match_or_404(match_id)
     match = stored.match
-    return Response(
-        kept_body("sheet.csv", stored, lambda: to_sheet_csv(match, store.standings(db(), stored))),
-        headers=csv_headers(match, started(stored), _("sheet")),
+    return kept_download(
+        "sheet.csv",
+        stored,
+        lambda: to_sheet_csv(match, store.standings(db(), stored)),
+        csv_headers(match, started(stored), _("sheet")),
     )
 
 
@@ -56,11 +58,11 @@ def export_sheet_xlsx(match_id: str):
     """The sheet as a table in an Excel workbook: the same in every spreadsheet."""
     stored = match_or_404(match_id)
     match = stored.match
-    return Response(
-        kept_body(
-            "sheet.xlsx", stored, lambda: to_sheet_xlsx(match, store.standings(db(), stored))
-        ),
-        headers=csv_headers(match, started(stored), _("sheet"), ext="xlsx"),
+    return kept_download(
+        "sheet.xlsx",
+        stored,
+        lambda: to_sheet_xlsx(match, store.standings(db(), stored)),
+        csv_headers(match, started(stored), _("sheet"), ext="xlsx"),
     )
 
 
