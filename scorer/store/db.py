@@ -64,16 +64,18 @@ def connect(path: str) -> Database:
 
 
 def get_db() -> Database:
-    """The request's (or command's) connection, opened on first use."""
+    """The request's (or command's) connection, taken from the app's ``pool`` on
+    first use."""
     if "db" not in g:
-        g.db = connect(current_app.config["DATABASE"])
+        g.db = pool().take()
     return g.db
 
 
-def close_db(_exc: BaseException | None = None) -> None:
+def close_db(exc: BaseException | None = None) -> None:
+    """The request's connection given back (closed after an error)."""
     db = g.pop("db", None)
     if db is not None:
-        db.close()
+        pool().give(db, failed=exc is not None)
 
 
 class Pool:
@@ -81,36 +83,54 @@ class Pool:
 
     Opening a connection costs more than a short read: SQLite reads and parses
     the schema on a connection's first statement (most of a millisecond), where
-    the live poll's one row takes a few microseconds. A borrowed connection is
-    given back with no transaction open (what ``close`` would have rolled back
-    is rolled back) and every statement finished; one that failed is closed. A
-    forked process starts with none of its parent's."""
+    the live poll's one row takes a few microseconds. A connection is given
+    back as closing it would leave the database: what it had not committed is
+    rolled back; one given back after an error is closed. A forked process
+    starts with none of its parent's (and never closes them: SQLite's locks
+    are the parent's)."""
 
     def __init__(self, path: str, keep: int = 4):
         self.path = path
         self.keep = keep
         self.idle: list[Database] = []
         self.pid = os.getpid()
+        self.inherited: list[Database] = []
+
+    def take(self) -> Database:
+        if self.pid != os.getpid():
+            self.inherited, self.idle, self.pid = self.inherited + self.idle, [], os.getpid()
+        try:
+            return self.idle.pop()
+        except IndexError:
+            return connect(self.path)
+
+    def give(self, db: Database, failed: bool = False) -> None:
+        if failed or len(self.idle) >= self.keep or self.pid != os.getpid():
+            db.close()
+            return
+        if db.conn.in_transaction:
+            db.conn.rollback()
+        self.idle.append(db)
 
     @contextlib.contextmanager
     def borrowed(self) -> Iterator[Database]:
-        if self.pid != os.getpid():  # forked: the parent's connections are not ours
-            self.idle, self.pid = [], os.getpid()
-        try:
-            db = self.idle.pop()
-        except IndexError:
-            db = connect(self.path)
+        db = self.take()
         try:
             yield db
         except BaseException:
-            db.close()
+            self.give(db, failed=True)
             raise
-        if db.conn.in_transaction:
-            db.conn.rollback()
-        if len(self.idle) < self.keep:
-            self.idle.append(db)
-        else:
-            db.close()
+        self.give(db)
+
+
+def pool(app: Flask | None = None) -> Pool:
+    """The app's connections to its database (a test's app has its own)."""
+    app = app or current_app
+    path = app.config["DATABASE"]
+    pools = app.extensions.setdefault("scorer.pools", {})
+    if path not in pools:
+        pools[path] = Pool(path)
+    return pools[path]
 
 
 def init_app(app: Flask) -> None:

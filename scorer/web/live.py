@@ -10,8 +10,9 @@ the answer never waits: the phone asks every two seconds, as it always could.
 
 The poll itself (a phone's "changed?" about a sheet that has not changed) is
 answered before Flask (:class:`Poll`): from one row (the match's version and
-what this phone is to it) on a connection kept open, with the headers Flask's
-own 304 carries, so it costs about what a bare route costs. Any other request,
+what this phone is to it) on a connection kept open (the app's pool), with
+the headers Flask's own 304 carries, so it costs about what a bare route
+costs. Any other request,
 and a poll this cannot answer alike (no cookie, a first visit to remember, a
 changed sheet, an unknown host, an odd address), goes on to Flask.
 """
@@ -32,7 +33,7 @@ from werkzeug.wsgi import get_host
 
 from ..i18n import COOKIE as LANG_COOKIE
 from ..i18n import locale_of
-from ..store.db import Pool, connect
+from ..store.db import connect, pool
 from . import access
 
 EVERY = 0.5  # seconds between two looks at the versions phones wait on
@@ -131,7 +132,6 @@ class Poll:
     def __init__(self, app: Flask, wsgi):
         self.app = app
         self.wsgi = wsgi
-        self.pool = Pool(app.config["DATABASE"])
         self.headers: dict[bool, tuple[str, list[tuple[str, str]]]] = {}
 
     def __call__(self, environ, start_response):
@@ -168,7 +168,7 @@ class Poll:
                 return None  # Flask's 400
         pub = path.group(1)
         try:
-            with self.pool.borrowed() as db:
+            with pool(self.app).borrowed() as db:
                 rows = db.conn.execute(VERSION_AND_ROLE, [browser, pub]).fetchall()
         except sqlite3.Error:
             return None  # Flask says what went wrong
