@@ -30,6 +30,14 @@ class Recent:
             self.items.move_to_end(key)
             return found
 
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` under ``key`` (in place of what was kept there)."""
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """What is kept under ``key``, made (and kept) if it is not."""
         found = self.peek(key, _MISSING)

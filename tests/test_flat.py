@@ -239,6 +239,38 @@ def test_kept_reads_equal_a_fresh_fold_after_every_kind_of_change(app, statement
         assert not any(" from deals" in s for s in statements), statements
 
 
+def test_a_worker_that_read_a_match_before_a_restore_reads_the_restored_deals(app, tmp_path):
+    """A worker reads only the deals new or changed since it last read a match (by
+    id and revision); a restore may hand out a deal's id again, for another deal,
+    and a worker (another process: it forgets nothing) reads that deal as it is."""
+    from scorer import backup  # noqa: PLC0415
+    from scorer.store import stored as store_stored  # noqa: PLC0415
+
+    a = app.test_client()
+    made = a.post(
+        "/api/matches", json={"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]}
+    )
+    mid, key = made.get_json()["id"], {"Authorization": f"Bearer {made.get_json()['edit_key']}"}
+    assert a.post(f"/api/matches/{mid}/deals", json=D1, headers=key).status_code == 201
+    copy = tmp_path / "copy.db"
+    backup.backup(app.config["DATABASE"], copy)
+    assert a.post(f"/api/matches/{mid}/deals", json=D2, headers=key).status_code == 201
+    assert len(a.get(f"/api/matches/{mid}").get_json()["deals"]) == 2  # read: deals 1 and 2
+    worker = dict(store_stored.LATEST.items)  # what this worker read
+    backup.restore(app.config["DATABASE"], copy, tmp_path / "kept")
+    assert a.post(f"/api/matches/{mid}/deals", json=D3, headers=key).status_code == 201
+    store.forget_recent()
+    store_stored.LATEST.items.update(worker)  # a worker that read deal 2 before the restore
+    deals = a.get(f"/api/matches/{mid}").get_json()["deals"]  # deal 2 is D3 now, not D2
+    store.forget_recent()
+    assert len(deals) == 2 and deals == fresh_reads_record(app, mid)["deals"]
+
+
+def fresh_reads_record(app, mid) -> dict:
+    other = create_app({**app.config, "TESTING": True}).test_client()
+    return other.get(f"/api/matches/{mid}").get_json()
+
+
 def test_the_home_page_reads_its_page_of_rows_and_keeps_its_counts_and_choices(app, statements):
     a = app.test_client()
     for i in range(35):

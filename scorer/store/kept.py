@@ -10,6 +10,7 @@ import contextlib
 import hashlib
 import json
 import pickle
+import secrets
 import sqlite3
 from pathlib import Path
 
@@ -19,6 +20,7 @@ from ..i18n import _
 from ..match import DealError, KeptList, Standings, fold
 from ..recent import Recent
 from .db import writing
+from .stored import LATEST as stored_latest
 from .stored import RECENT as stored_recent
 from .stored import Stored, get
 
@@ -165,6 +167,9 @@ def pass_versions(db: Database, before: dict[str, int]) -> None:
             "update matches set version = ? where id = ?",
             [(max(version, before.get(pub, 0)) + 1, row_id) for row_id, pub, version in rows],
         )
+    # A new generation of the database: a deal's id in it may have named another
+    # deal in the one it replaces (scorer.store.stored.LATEST).
+    db.execute(f"pragma user_version = {secrets.randbelow(2**31 - 1) + 1}")
 
 
 # The standings this process drew lately from what a match's deals keep, under
@@ -185,6 +190,7 @@ def forget_recent() -> None:
     (a test that edits rows by hand; an operator with the sqlite3 shell)."""
     RECENT.items.clear()
     stored_recent.items.clear()
+    stored_latest.items.clear()
 
 
 def recent_kept(db: Database, stored: Stored) -> KeptList:

@@ -77,24 +77,36 @@ def edit_key(db: Database, ref: int | str) -> str:
     return _match_row(db, ref)["edit_key"]
 
 
-def _stored(db: Database, row: dict) -> Stored:
-    deals = db.execute(
-        "select id, rev, entry from deals where match_id = ? and deleted is null order by pos",
-        [row["id"]],
-    ).fetchall()
+# The latest deals this process read of each match (by its public id, which no
+# other database has), whatever its version, with the database's generation
+# then: a version it has not read yet (another worker's write) reads only the
+# entries of the deals that are new or changed since, by id and revision (an
+# entry never changes without its revision, and ids are never handed out
+# twice, but by a restore: it makes a new generation, kept.pass_versions).
+LATEST = Recent(256)
+_LIVE = "select id, rev from deals where match_id = ? and deleted is null order by pos"
+_CHUNK = 500  # deals whose entries one statement reads
+
+
+def _stored(db: Database, row: dict, committed: bool = True) -> Stored:
+    """The match of ``row`` with its live deals. ``committed``: what is read is
+    as stored for good (not a write's changes, which may yet be rolled back)."""
+    generation = db.execute("pragma user_version").fetchone()[0]
+    older = LATEST.peek(row["pub"])
+    live, texts = _deals(db, row["id"], older[1:] if older and older[0] == generation else None)
     match = Match(
         row["game"],
         json.loads(row["options"]),
         json.loads(row["players"]),
         row["first_dealer"],
-        Entries([entry for _id, _rev, entry in deals]),
+        Entries(texts),
     )
-    return Stored(
+    stored = Stored(
         row["id"],
         match,
         row["version"],
-        [d[0] for d in deals],
-        [d[1] for d in deals],
+        [d[0] for d in live],
+        [d[1] for d in live],
         row["updated"],
         row["pub"],
         row["edit_key"],
@@ -103,6 +115,57 @@ def _stored(db: Database, row: dict) -> Stored:
         row["kept"],
         row["points"],
     )
+    if committed:
+        LATEST.put(row["pub"], (generation, live, texts))
+    return stored
+
+
+def _deals(db: Database, match_id: int, older: tuple | None) -> tuple[list, list[str]]:
+    """The live deals' (id, revision), in order, and their entries (JSON text):
+    those ``older`` (the same, as read before) holds at the same revision from
+    it, the others read. If a deal changed between the two statements, all of
+    it again, in one."""
+    if older is None:
+        return _all(db, match_id)
+    live = db.execute(_LIVE, [match_id]).fetchall()  # from the index deals_live alone
+    pairs, known_texts = older
+    same = min(len(live), len(pairs))
+    if live[:same] == pairs[:same]:  # the usual: deals added, or the last deleted
+        texts = known_texts[:same] + _read(db, [d[0] for d in live[same:]], live[same:])
+    else:
+        known = dict(zip(pairs, known_texts))
+        texts = [known.get(deal) for deal in live]
+        missing = [i for i, text in enumerate(texts) if text is None]
+        wanted = [live[i] for i in missing]
+        for i, text in zip(missing, _read(db, [d[0] for d in wanted], wanted)):
+            texts[i] = text
+    return _all(db, match_id) if None in texts else (live, texts)
+
+
+def _all(db: Database, match_id: int) -> tuple[list, list[str]]:
+    rows = db.execute(
+        "select id, rev, entry from deals where match_id = ? and deleted is null order by pos",
+        [match_id],
+    ).fetchall()
+    return [(r[0], r[1]) for r in rows], [r[2] for r in rows]
+
+
+def _read(db: Database, ids: list[int], expect: list | None) -> list[str | None]:
+    """The entries of the live deals ``ids``, in their order (None for one gone,
+    or, with ``expect``, at another revision than it says)."""
+    found: dict = {}
+    for i in range(0, len(ids), _CHUNK):
+        part = ids[i : i + _CHUNK]
+        marks = ", ".join("?" * len(part))
+        for deal_id, rev, entry in db.execute(
+            f"select id, rev, entry from deals where id in ({marks}) and deleted is null", part
+        ):
+            found[deal_id] = (rev, entry)
+    out = []
+    for n, deal_id in enumerate(ids):
+        rev, entry = found.get(deal_id, (None, None))
+        out.append(entry if expect is None or expect[n][1] == rev else None)
+    return out
 
 
 # The matches this process read lately, under what their row says of them: the
@@ -136,7 +199,7 @@ def get(db: Database, ref: int | str, trash: bool = False, *, recent: bool | Non
     anything."""
     row = _match_row(db, ref, trash)
     if recent is False or (recent is None and db.conn.in_transaction):
-        return _stored(db, row)
+        return _stored(db, row, committed=False)
     return RECENT.get(tuple(row[c] for c in _KEYED), lambda: _stored(db, row))
 
 
