@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from html import escape
 
-from .i18n import _
+from .i18n import _, page_number
 
 WIDTH = 320
 FONT = 12
@@ -93,7 +93,8 @@ def num(v: float) -> str:
 
 
 def signed(v: int) -> str:
-    return f"−{-v}" if v < 0 else str(v)  # a true minus sign reads better than a hyphen
+    """A value's label as the sheet writes the same number (its locale's minus sign)."""
+    return page_number(v)
 
 
 def svg(chart: Chart) -> str:

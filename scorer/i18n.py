@@ -73,6 +73,11 @@ def number(value: int, locale: Any = None) -> str:
     return _formatted(value, str(locale or DEFAULT))
 
 
+def page_number(value: int) -> str:
+    """A whole number as the page's locale writes it: the sheet's, the chart's."""
+    return str(value) if 0 <= value < 1000 else number(value, _now()[1])
+
+
 @lru_cache(maxsize=4096)
 def _formatted(value: int, locale: str) -> str:
     """Babel's writing of a number, kept: a sheet writes the same few again and again."""
@@ -531,7 +536,7 @@ def init_app(app) -> None:
     def num_filter(value):
         """A number as the page's locale writes it."""
         if value.__class__ is int:
-            return str(value) if 0 <= value < 1000 else number(value, _now()[1])
+            return page_number(value)
         return value
 
     @app.template_filter("signed")

@@ -32,6 +32,10 @@ class Actions:
         box = locator.bounding_box()
         assert self.page.evaluate("window.scrollY") == 0, "the page was scrolled"
         assert box["y"] >= 0 and box["y"] + box["height"] <= HEIGHT, locator
+        # and not under the pinned Save: a thumb on its middle reaches it
+        middle = [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]
+        reached = "(e, [x, y]) => e.contains(document.elementFromPoint(x, y))"
+        assert locator.evaluate(reached, middle), f"{locator} is covered"
 
     def tap(self, locator, navigates=False):
         self.on_screen(locator)
@@ -152,4 +156,71 @@ def test_the_sheet_form_works_without_javascript(browser, browser_context_args, 
     with page.expect_navigation():
         page.get_by_role("button", name="Save deal 2").tap()
     assert totals(page) == [17 + 2, 23 + 14, 3 + 27]
+    context.close()
+
+
+# Long real names as the table writes them, in the languages whose words run longest.
+LONG_NAMES = {
+    "pl": ["Małgorzata", "Bartłomiej", "Katarzyna"],
+    "ru": ["Александра", "Владислав", "Екатерина"],
+}
+
+
+def sheet_in(browser, live_server, lang, game):
+    """A new match of the long names, its sheet open on a phone in the language."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": HEIGHT},
+        is_mobile=True,
+        has_touch=True,
+        locale=lang,
+        extra_http_headers={"Accept-Language": lang},
+    )
+    page = context.new_page()
+    record = {"game": game, "players": LONG_NAMES[lang], "first_dealer": 0, "deals": []}
+    r = context.request.post(live_server + "/api/matches", data=record)
+    page.goto(f"{live_server}/m/{r.json()['id']}")
+    return context, page
+
+
+def local_totals(page) -> list[int]:
+    return [
+        int(t.replace("\u2212", "-")) for t in page.locator(".totals .points").all_inner_texts()
+    ]
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_right_after_a_save_the_next_black_maria_deal_in_6_actions(browser, live_server, lang):
+    """The flash and its one-tap Undo stand above the next deal's form: Save and every
+    chip stay on the first screen (issue 25)."""
+    context, page = sheet_in(browser, live_server, lang, "black_maria")
+    # deal 1: A 4♥ Q♠ = 17, B 6♥ K♠ A♠ = 23, C 3♥ = 3 (filled in);
+    # deal 2, right after: A 10♥ Q♠ = 23, B 2♥ = 2, C 1♥ K♠ A♠ = 18
+    for hearts, holders, after in (
+        ((4, 6), (0, 1, 1), [17, 23, 3]),
+        ((10, 2), (0, 2, 2), [40, 25, 21]),
+    ):
+        act = Actions(page)
+        act.pad(*hearts)
+        for card, seat in zip(("QS", "KS", "AS"), holders):
+            act.chip(f"taken_by_{card}", seat)
+        act.tap(page.locator("form.deal button.primary.big"), navigates=True)
+        assert local_totals(page) == after
+        assert act.count == 6
+    assert page.locator(".flash").is_visible()  # the save's flash and Undo are there
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_metamorphosis_deal_1_in_10_actions_with_long_names(browser, live_server, lang):
+    context, page = sheet_in(browser, live_server, lang, "metamorphosis")
+    act = Actions(page)
+    act.tap(page.locator("a.button.primary.big[href$='/deal']"), navigates=True)
+    # as above: declarations A, 2, A; tricks 3, 5, (4); clubs 3, 5, 0 → -12, -20, 10
+    for seat, value in enumerate([1, 2, 1]):
+        act.chip(f"declarations__{seat}", value)
+    act.pad(3, 5)
+    act.pad(3, 5, 0)
+    act.tap(page.locator("form.deal button.primary.big"), navigates=True)
+    assert local_totals(page) == [-12, -20, 10]
+    assert act.count == 10
     context.close()

@@ -117,7 +117,7 @@ def test_negative_totals_and_a_minus_sign():
         "metamorphosis", [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}], 3
     )
     # -20 to 10: 30 / 4 = 7.5 → steps of 10, from -20 to 10
-    assert texts(root, "tick") == ["−20", "−10", "0", "10"]
+    assert texts(root, "tick") == ["-20", "-10", "0", "10"]  # as the sheet writes them
     x0, y0, w, h = plot_box(root)
     assert lines(root)["seat1"][1] == (pytest.approx(x0 + w), pytest.approx(y0 + h))  # -20
     assert lines(root)["seat2"][1][1] == pytest.approx(y0)  # +10 at the top

@@ -305,6 +305,8 @@ def test_every_page_of_every_game_has_no_english_left(pages, game, lang):
 # players' names, file formats, sites, and the Polish and Czech words the sources
 # are quoted in.
 LATIN_IN_RUSSIAN = {"Scorer", "CSV", "JSON", "xlsx", "kyhote.com", "gamerules.com", *NAMES}
+# a name as a narrow column or chip shortens it ("Bart" for Bartek)
+LATIN_IN_RUSSIAN |= {name[:k] for name in NAMES for k in range(2, len(name))}
 QUOTED_IN_RUSSIAN = ("Černá Marie", "ciągnie", "systemem bridżowym", "Tradycyjny angielski wariant")
 
 
@@ -732,3 +734,21 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     assert rows[4] == ["lokata", None, None, 1, None, 3, None, 2]
     assert sheet.cell(2, 2).data_type == "s" and sheet.cell(2, 3).data_type == "n"
     assert all(isinstance(v, int) for v in rows[3][3::2])
+
+
+# Two numbers next to each other are "2 or 3", not a range (the Esperanto review, 27).
+TWO_OR_THREE = {
+    "en": ("2 or 3 players", "2 or 3 names"),
+    "pl": ("2 lub 3 graczy", "2 lub 3 imiona"),
+    "ru": ("2 или 3 игрока", "2 или 3 имени"),
+    "cs": ("2 nebo 3 hráči", "2 nebo 3 jména"),
+    "eo": ("2 aŭ 3 ludantoj", "2 aŭ 3 nomoj"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_two_numbers_next_to_each_other_are_one_or_the_other(client, lang):
+    players, names = TWO_OR_THREE[lang]
+    assert players in visible(get(client, "/new", lang))  # Metamorphosis: 2 or 3
+    assert names in visible(get(client, "/new/metamorphosis", lang))
+    assert "3–6" in visible(get(client, "/new", lang))  # a real range stays one (Hearts)
