@@ -95,7 +95,7 @@ def deal_rows(shown, seats: int, can_score: bool, match_id: str) -> Markup:
     of a 1,000-deal match is 4,000 cells, and a template's loop drew them in a
     fifth of a second. Each row: its number (a scorer's link to edit it, its tag),
     then per seat the deal's points with their sign and mark, and the total."""
-    locale = _now()[1]
+    locale = str(_now()[1] or "en")  # once: Babel's Locale is slow to name 4,000 times
     link = url_for("entry.edit_deal", match_id=match_id, number=0)[:-1]
     label = str(escape(_("Edit deal %(n)s", n="{n}")))  # the number put in below
     out = []
