@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from .. import schema
 from ..i18n import _
 from ..match import DealError, KeptList, Standings, fold
 from ..recent import Recent
@@ -58,11 +59,15 @@ def _kept(db: Database, stored: Stored, lazy: bool = False) -> KeptList:
     if stored.kept != f"{STAMP}:{stored.version}":
         return KeptList([])
     if lazy:
-        count, whole = db.execute(
-            "select count(*), total(substr(kept, 1, 2) = ? and substr(kept, -1) = X'2E') "
-            "from deals where match_id = ? and deleted is null",
-            [_PROTOCOL, stored.id],
-        ).fetchone()
+        if _PROTOCOL == b"\x80\x05":  # both counted from indexes (schema m008, m009)
+            count = db.execute(_COUNT_LIVE, [stored.id]).fetchone()[0]
+            whole = db.execute(_COUNT_WHOLE, [stored.id]).fetchone()[0]
+        else:
+            count, whole = db.execute(
+                "select count(*), total(substr(kept, 1, 2) = ? and substr(kept, -1) = X'2E') "
+                "from deals where match_id = ? and deleted is null",
+                [_PROTOCOL, stored.id],
+            ).fetchone()
         if count != len(stored.deal_ids) or whole != count:
             return KeptList([])
         ids = stored.deal_ids
@@ -92,6 +97,11 @@ def _whole_pickle(blob: bytes | None) -> bool:
 
 
 _PROTOCOL = pickle.dumps(None, pickle.HIGHEST_PROTOCOL)[:2]
+_COUNT_LIVE = "select count(*) from deals where match_id = ? and deleted is null"
+_COUNT_WHOLE = (
+    "select count(*) from deals indexed by deals_whole"
+    f" where match_id = ? and deleted is null and {schema.WHOLE_KEPT}"
+)
 
 
 def _keep(db: Database, match_id: int, version: int, st: Standings) -> None:
