@@ -42,6 +42,7 @@ class Chart:
     groups: tuple[str, ...] = ()
     labels: tuple[str, ...] = ()
     at: tuple[int, ...] = ()  # the deal each row of ``totals`` is after (): 1, 2, 3 …
+    title: str = ""  # what it shows, in the game's words (the game's "chart")
 
     @property
     def deals(self) -> tuple[int, ...]:
@@ -73,6 +74,7 @@ def from_standings(standings) -> Chart:
         groups=tuple(g for g, _l in axis),
         labels=tuple(lab for _g, lab in axis),
         at=tuple(at) if len(at) < len(kept) else (),
+        title=str(rules.words("chart")),
     )
 
 
@@ -224,7 +226,7 @@ def svg(chart: Chart) -> str:
         )
     out.append("</g>")
 
-    title = escape(_("Running totals after each deal"))
+    title = escape(chart.title or _("Running totals after each deal"))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart-svg" '
         f'viewBox="0 0 {WIDTH} {num(height)}" role="img" aria-label="{title}" '

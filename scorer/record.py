@@ -278,7 +278,7 @@ def to_csv(match: Match, standings: Standings, title: str) -> str:
     w.writerow(
         [
             _("match"),
-            _("deal"),
+            GAMES[match.game].words("column"),
             _("dealer"),
             _("player"),
             _("seat"),
@@ -320,7 +320,7 @@ def sheet_rows(match: Match, standings: Standings) -> list[list]:
     places, in the players' total columns. Numbers are ints, words texts."""
     names = match.players
     tagged = any(row.tag for row in standings.kept)
-    lead = [_("deal"), _("dealer")] + ([_("note")] if tagged else [])
+    lead = [GAMES[match.game].words("column"), _("dealer")] + ([_("note")] if tagged else [])
     rows: list[list] = [
         lead
         + [

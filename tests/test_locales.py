@@ -631,7 +631,15 @@ def test_metamorphosis_pages_count_plays_not_deals(client, lang):
     home = visible(get(client, "/", lang))
     assert count in home
     if lang != "en":
-        assert ("rozdanie" if lang == "pl" else "сдача") not in home.lower()
+        # no page of the match, nor its CSVs, counts a deal: the check, the delete,
+        # the column of numbers say rozgrywka / розыгрыш too
+        # ("no new deal" is the dealing itself, which a later play has none of)
+        deal = "rozdani" if lang == "pl" else "сдач"
+        for url in ("/", f"/m/{mid}", f"/m/{mid}/deal", f"/m/{mid}/check"):
+            text = visible(get(client, url, lang)).replace("Bez nowego rozdania", "")
+            assert deal not in text.lower(), url
+        for url in (f"/m/{mid}/export.csv", f"/m/{mid}/sheet.csv"):
+            assert deal not in get(client, url, lang).lower(), url
 
 
 SET_UP = {

@@ -438,6 +438,13 @@ DEAL_WORDS = {
     "in_words": L_("Deal %(n)s in words"),
     "count": ngettext("%(num)s deal", "%(num)s deals", 0),
     "entering": L_("Entering a deal"),
+    "check": L_("Check this deal trick by trick"),
+    "check_title": L_("Check deal %(n)s trick by trick"),
+    "delete_all": L_("Delete the match and all its deals"),
+    "column": L_("deal"),  # the CSV's and the spreadsheet's column of deal numbers
+    "deals": L_("Deals"),  # the sheet's table of them
+    "edit": L_("Edit deal %(n)s"),
+    "chart": L_("Running totals after each deal"),
 }
 
 

@@ -181,6 +181,13 @@ class Metamorphosis(Game):
         "in_words": pgettext("metamorphosis", "Deal %(n)s in words"),
         "count": npgettext("metamorphosis", "%(num)s deal", "%(num)s deals", 0),
         "entering": pgettext("metamorphosis", "Entering a deal"),
+        "check": pgettext("metamorphosis", "Check this deal trick by trick"),
+        "check_title": pgettext("metamorphosis", "Check deal %(n)s trick by trick"),
+        "delete_all": pgettext("metamorphosis", "Delete the match and all its deals"),
+        "column": pgettext("metamorphosis", "deal"),
+        "deals": pgettext("metamorphosis", "Deals"),
+        "edit": pgettext("metamorphosis", "Edit deal %(n)s"),
+        "chart": pgettext("metamorphosis", "Running totals after each deal"),
     }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)
