@@ -695,7 +695,7 @@ def test_the_trick_page_s_example_is_in_the_table_s_letters(client):
 TRICK_REFUSED = {
     "pl": ("Czarna Maria: 2♣ nie należy do talii przy 3 graczach", "nie 2 karty"),
     "ru": ("2♣ нет в колоде игры «Чёрная Мария» при 3 игроках", "не 2 карты"),
-    "cs": ("2♣ není v balíčku hry Černá Marie pro 3 hráče", "ne 2 karty"),
+    "cs": ("2♣ není v balíčku hry Černá Marie pro 3 hráče", "nemůže mít 2 karty"),
     "eo": ("2♣ ne estas en la kartaro de Nigra Maria kun 3 ludantoj", "ne 2 kartoj"),
 }
 
