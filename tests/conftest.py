@@ -9,9 +9,12 @@ import shutil
 import socket
 import threading
 from http.cookies import SimpleCookie
+from pathlib import Path
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+from jinja2 import BytecodeCache
 from werkzeug.serving import make_server
 
 from scorer import create_app
@@ -26,6 +29,28 @@ STRESS = os.environ.get("SCORER_STRESS") == "1"
 def trials(full: int, quick: int) -> int:
     """How many times a repeated trial runs: ``full`` under `make stress`."""
     return full if STRESS else quick
+
+
+class SharedBytecode(BytecodeCache):
+    """The templates' compiled code, kept in memory for every app this test process
+    makes. Each test makes an app of its own, and each app's Jinja environment would
+    compile every template it draws again (most of a page test's time); Jinja keys
+    the code by the template's name and the checksum of its source, so an edited
+    template is compiled afresh. The apps are all made by create_app, with the same
+    filters and extensions, so the code is the same for each."""
+
+    def __init__(self):
+        self.code: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket):
+        if bucket.key in self.code:
+            bucket.bytecode_from_string(self.code[bucket.key])
+
+    def dump_bytecode(self, bucket):
+        self.code[bucket.key] = bucket.bytecode_to_string()
+
+
+Flask.jinja_options = {**Flask.jinja_options, "bytecode_cache": SharedBytecode()}
 
 
 class ScorerClient(FlaskClient):
@@ -56,8 +81,22 @@ class ScorerClient(FlaskClient):
         return response
 
 
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory) -> Path:
+    """An empty database with every migration applied, made once per test process
+    as create_app makes one (scorer/store/db.py's init_app); each test's app starts
+    from a copy of it, and finds no migration left to apply (tests/test_clean_start.py
+    and tests/test_backup.py make theirs from nothing)."""
+    path = tmp_path_factory.mktemp("migrated") / "scorer.db"
+    create_app({"TESTING": True, "DATABASE": str(path), "SECRET_KEY": "test"})
+    # the connection closed: nothing is left in the write-ahead log
+    assert not path.with_name(path.name + "-wal").exists()
+    return path
+
+
 @pytest.fixture
-def app(tmp_path):
+def app(tmp_path, migrated):
+    shutil.copyfile(migrated, tmp_path / "scorer.db")
     app = create_app(
         {
             "TESTING": True,
@@ -82,8 +121,9 @@ def runner(app):
 
 
 @pytest.fixture
-def csrf_client(tmp_path):
+def csrf_client(tmp_path, migrated):
     """A client of an app with CSRF on, as in production."""
+    shutil.copyfile(migrated, tmp_path / "csrf.db")
     app = create_app({"TESTING": True, "DATABASE": str(tmp_path / "csrf.db"), "SECRET_KEY": "test"})
     return app.test_client()
 
