@@ -493,7 +493,7 @@ NOT_COUNTED = {
     "pl": "kiery nie liczą się w tej rozgrywce",
     "ru": "черви в этом розыгрыше не считаются",
     "cs": "srdce se v tomto rozdání nepočítají",
-    "eo": "koroj: ne kalkulataj en ĉi tiu disdono",
+    "eo": "koroj ne kalkuliĝas en ĉi tiu disdono",
 }
 TOO_MANY = {
     "en": "clubs add up to 14, but the pack has only 13",
