@@ -26,7 +26,7 @@ import threading
 import time
 from urllib.parse import parse_qsl
 
-from flask import Flask, current_app
+from flask import Flask, Response, current_app
 from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_cookie, parse_etags
 from werkzeug.wsgi import get_host
@@ -106,6 +106,11 @@ def wait_for_change(pub: str, version: int) -> bool:
         return False
     watch = current_app.extensions.get("scorer.live")
     return watch is not None and watch.wait(pub, version, timeout)
+
+
+def unchanged(etag: str) -> Response:
+    """The answer to a poll of a sheet the phone has as it is: bodiless."""
+    return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
 
 
 def live_etag(pub: str, version: int, locale: str, can_score: bool, show_all: bool) -> str:
@@ -194,8 +199,6 @@ class Poll:
         )
         made = self.headers.get(secure)
         if made is None:
-            from .sheet import unchanged  # noqa: PLC0415 (sheet imports this module)
-
             scheme = "https" if secure else "http"
             host = environ.get("HTTP_HOST") or "localhost"
             with self.app.test_request_context(environ["PATH_INFO"], f"{scheme}://{host}"):

@@ -27,7 +27,7 @@ from .forms import (
 )
 from .history import last_change
 from .live import init_app as init_live
-from .live import live_etag, wait_for_change
+from .live import live_etag, unchanged, wait_for_change
 from .lookup import match_or_404, title
 
 bp = Blueprint("sheet", __name__)
@@ -91,10 +91,6 @@ def sheet(match_id: str):
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
     response.headers["Cache-Control"] = "no-cache"
     return response
-
-
-def unchanged(etag: str) -> Response:
-    return Response(status=304, headers={"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"})
 
 
 def sheet_etag(pub: str, version: int, can_score: bool, show_all: bool) -> str:
