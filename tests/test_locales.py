@@ -635,7 +635,8 @@ def test_metamorphosis_pages_count_plays_not_deals(client, lang):
         # the column of numbers say rozgrywka / розыгрыш too
         # ("no new deal" is the dealing itself, which a later play has none of)
         deal = "rozdani" if lang == "pl" else "сдач"
-        for url in ("/", f"/m/{mid}", f"/m/{mid}/deal", f"/m/{mid}/check"):
+        pages = ("/", f"/m/{mid}", f"/m/{mid}/deal", f"/m/{mid}/check", f"/m/{mid}/history")
+        for url in (*pages, f"/m/{mid}/deal/1"):
             text = visible(get(client, url, lang)).replace("Bez nowego rozdania", "")
             assert deal not in text.lower(), url
         for url in (f"/m/{mid}/export.csv", f"/m/{mid}/sheet.csv"):

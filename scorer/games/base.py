@@ -445,6 +445,35 @@ DEAL_WORDS = {
     "deals": L_("Deals"),  # the sheet's table of them
     "edit": L_("Edit deal %(n)s"),
     "chart": L_("Running totals after each deal"),
+    # what the sheet, the history and the forms say of a deal
+    "saved": L_("Deal %(n)s saved."),
+    "changed": L_("Deal %(n)s changed."),
+    "deleted": L_("Deal %(n)s deleted."),
+    "restored": L_("Deal %(n)s restored."),
+    "same": L_("Deal %(n)s entered twice, the same: stored once."),
+    "conflict": L_("Deal %(n)s entered twice, differently: both kept for a choice."),
+    "kept": L_("Deal %(n)s kept as stored; the other entry set aside."),
+    "undo_deleted": L_("Deal %(n)s deleted (an undo)."),
+    "undo_edit": L_("Deal %(n)s put back as it was (an undo)."),
+    "undo_restored": L_("Deal %(n)s restored (an undo)."),
+    "undo_reopen": L_("Deal %(n)s waits for the choice again (an undo)."),
+    "reflowed": L_("Deal %(n)s changed; the totals after it re-flowed."),
+    "same_elsewhere": L_(
+        "Deal %(n)s was already entered on another phone, the same: nothing was stored twice."
+    ),
+    "back": L_("Deal %(n)s is back, with your entry."),
+    "stays": L_("Deal %(n)s stays as stored; the other entry is in the history."),
+    "replaced": L_("Deal %(n)s replaced; the totals after it re-flowed."),
+    "undeletable": L_("Deal %(n)s cannot be deleted: %(why)s"),
+    "deleted_reflowed": L_("Deal %(n)s deleted; the totals after it re-flowed."),
+    "save_checked_as": L_("Save the checked deal as deal %(n)s"),
+    "save_checked": L_("Save the checked deal"),
+    "delete": L_("Delete deal %(n)s"),
+    "delete_up": L_("Delete deal %(n)s; later deals move up"),
+    "delete_ask": L_("Delete deal %(n)s?"),
+    "as_now": L_("Deal %(n)s as it stands now"),
+    "delete_as_now": L_("Delete deal %(n)s as it stands now"),
+    "two_entries": L_("Deal %(n)s: two entries"),
 }
 
 

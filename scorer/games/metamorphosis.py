@@ -188,6 +188,45 @@ class Metamorphosis(Game):
         "deals": pgettext("metamorphosis", "Deals"),
         "edit": pgettext("metamorphosis", "Edit deal %(n)s"),
         "chart": pgettext("metamorphosis", "Running totals after each deal"),
+        "saved": pgettext("metamorphosis", "Deal %(n)s saved."),
+        "changed": pgettext("metamorphosis", "Deal %(n)s changed."),
+        "deleted": pgettext("metamorphosis", "Deal %(n)s deleted."),
+        "restored": pgettext("metamorphosis", "Deal %(n)s restored."),
+        "same": pgettext("metamorphosis", "Deal %(n)s entered twice, the same: stored once."),
+        "conflict": pgettext(
+            "metamorphosis", "Deal %(n)s entered twice, differently: both kept for a choice."
+        ),
+        "kept": pgettext("metamorphosis", "Deal %(n)s kept as stored; the other entry set aside."),
+        "undo_deleted": pgettext("metamorphosis", "Deal %(n)s deleted (an undo)."),
+        "undo_edit": pgettext("metamorphosis", "Deal %(n)s put back as it was (an undo)."),
+        "undo_restored": pgettext("metamorphosis", "Deal %(n)s restored (an undo)."),
+        "undo_reopen": pgettext(
+            "metamorphosis", "Deal %(n)s waits for the choice again (an undo)."
+        ),
+        "reflowed": pgettext("metamorphosis", "Deal %(n)s changed; the totals after it re-flowed."),
+        "same_elsewhere": pgettext(
+            "metamorphosis",
+            "Deal %(n)s was already entered on another phone, the same: nothing was stored twice.",
+        ),
+        "back": pgettext("metamorphosis", "Deal %(n)s is back, with your entry."),
+        "stays": pgettext(
+            "metamorphosis", "Deal %(n)s stays as stored; the other entry is in the history."
+        ),
+        "replaced": pgettext(
+            "metamorphosis", "Deal %(n)s replaced; the totals after it re-flowed."
+        ),
+        "undeletable": pgettext("metamorphosis", "Deal %(n)s cannot be deleted: %(why)s"),
+        "deleted_reflowed": pgettext(
+            "metamorphosis", "Deal %(n)s deleted; the totals after it re-flowed."
+        ),
+        "save_checked_as": pgettext("metamorphosis", "Save the checked deal as deal %(n)s"),
+        "save_checked": pgettext("metamorphosis", "Save the checked deal"),
+        "delete": pgettext("metamorphosis", "Delete deal %(n)s"),
+        "delete_up": pgettext("metamorphosis", "Delete deal %(n)s; later deals move up"),
+        "delete_ask": pgettext("metamorphosis", "Delete deal %(n)s?"),
+        "as_now": pgettext("metamorphosis", "Deal %(n)s as it stands now"),
+        "delete_as_now": pgettext("metamorphosis", "Delete deal %(n)s as it stands now"),
+        "two_entries": pgettext("metamorphosis", "Deal %(n)s: two entries"),
     }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)
@@ -342,10 +381,11 @@ class Metamorphosis(Game):
                 )
             elif step.action == "discard":
                 notes.append(
-                    _(
-                        "%(name)s discards %(cards)s face down.",
+                    ngettext(
+                        "%(name)s discards %(num)s card face down.",
+                        "%(name)s discards %(num)s cards face down.",
+                        step.count,
                         name=who,
-                        cards=counted_words("cards", step.count),
                     )
                 )
             elif step.action == "refill":
@@ -365,19 +405,21 @@ class Metamorphosis(Game):
                 stock += step.count
             elif step.action == "draw":
                 notes.append(
-                    _(
-                        "%(name)s draws %(cards)s from the stock.",
+                    ngettext(
+                        "%(name)s draws %(num)s card from the stock.",
+                        "%(name)s draws %(num)s cards from the stock.",
+                        step.count,
                         name=who,
-                        cards=counted_words("cards", step.count),
                     )
                 )
                 stock -= step.count
             elif step.action == "take":
                 notes.append(
-                    _(
-                        "%(name)s takes %(cards)s from the hand of %(giver)s.",
+                    ngettext(
+                        "%(name)s takes %(num)s card from the hand of %(giver)s.",
+                        "%(name)s takes %(num)s cards from the hand of %(giver)s.",
+                        step.count,
                         name=who,
-                        cards=counted_words("cards", step.count),
                         giver=names[step.source],
                     )
                 )

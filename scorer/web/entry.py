@@ -23,7 +23,7 @@ from flask_babel import get_locale
 
 from .. import store
 from ..cards import display, is_card
-from ..games import EntryError
+from ..games import GAMES, EntryError, Game
 from ..i18n import _
 from ..match import DealError, fold
 from ..record import RecordError, read_json
@@ -82,6 +82,7 @@ def save_deal(
     entry: dict,
     mark: str | None,
     key: str | None,
+    game: type[Game],
     deal: str | None = None,
 ) -> store.Change:
     """Record the entry of a new deal (the table's deal the page names), or replace
@@ -112,24 +113,17 @@ def save_deal(
             change = store.record_deal(db(), match_id, e.number, entry, key=again, browser=browser)
     if change.kind in ("add", "edit"):
         remember_change(match_id, change)
-    message = said(change)
+    message = said(change, game)
     if message and request.headers.get(QUEUE_HEADER) != "1":
         flash(message)
     return change
 
 
-def said(change: store.Change) -> str:
-    """What the phone is told of a recorded entry (a conflict: its own page)."""
-    n = change.number
-    return {
-        "add": _("Deal %(n)s saved.", n=n),
-        "edit": _("Deal %(n)s changed; the totals after it re-flowed.", n=n),
-        "same": _(
-            "Deal %(n)s was already entered on another phone, the same: nothing was stored twice.",
-            n=n,
-        ),
-        "restore": _("Deal %(n)s is back, with your entry.", n=n),
-    }.get(change.kind, "")
+def said(change: store.Change, game: type[Game]) -> str:
+    """What the phone is told of a recorded entry (a conflict: its own page), a
+    deal in the game's words."""
+    words = {"add": "saved", "edit": "reflowed", "same": "same_elsewhere", "restore": "back"}
+    return game.words(words[change.kind], n=change.number) if change.kind in words else ""
 
 
 def landing(match_id: str, change: store.Change) -> str:
@@ -213,11 +207,12 @@ def deal_page(stored: store.Stored, number: int | None):
         entry = entry_from_form(fields, names, form)
         if gone is not None:
             return deleted_meanwhile(stored, gone, entry)
-        change = save_deal(stored.pub, number, entry, mark, form.key.data or None, deal)
+        game = GAMES[stored.match.game]
+        change = save_deal(stored.pub, number, entry, mark, form.key.data or None, game, deal)
         if queued():
             go = landing(stored.pub, change) if change.kind == "conflict" else None
             outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
-            return told(outcome, said(change), number=change.number, go=go)
+            return told(outcome, said(change, game), number=change.number, go=go)
         return redirect(landing(stored.pub, change))
     except EntryError as e:
         error = e.message
@@ -337,6 +332,7 @@ def choice(match_id: str, conflict: int):
         "match_id": stored.pub,
         "match": stored.match,
         "title": title(stored.match),
+        "game": GAMES[stored.match.game],
         "found": found,
         "number": number,
         "confirm": ConfirmForm(),
@@ -407,15 +403,8 @@ def choose(match_id: str, conflict: int):
     if action == "together":
         flash(_("Those deals replaced; the totals after them re-flowed."))
         return redirect(url_for("sheet.sheet", match_id=stored.pub))
-    flash(
-        {
-            "keep": _(
-                "Deal %(n)s stays as stored; the other entry is in the history.", n=change.number
-            ),
-            "edit": _("Deal %(n)s replaced; the totals after it re-flowed.", n=change.number),
-            "add": _("Deal %(n)s saved.", n=change.number),
-        }[change.kind]
-    )
+    words = {"keep": "stays", "edit": "replaced", "add": "saved"}[change.kind]
+    flash(GAMES[stored.match.game].words(words, n=change.number))
     return redirect(url_for("sheet.sheet", match_id=stored.pub))
 
 
@@ -473,13 +462,13 @@ def revive(match_id: str):
     except store.NotFound:
         abort(404)
     remember_change(stored.pub, change)
-    flash(said(change))
+    flash(said(change, GAMES[stored.match.game]))
     return redirect(url_for("sheet.sheet", match_id=stored.pub))
 
 
 @bp.post("/m/<mid:match_id>/deal/<int:number>/delete")
 def delete_deal(match_id: str, number: int):
-    scored_or_403(match_id)
+    match = scored_or_403(match_id).match
     if not ConfirmForm().validate_on_submit():
         abort(400)
     try:
@@ -491,7 +480,7 @@ def delete_deal(match_id: str, number: int):
             key=request.form.get("key") or None,
         )
     except DealError as e:
-        flash(_("Deal %(n)s cannot be deleted: %(why)s", n=number, why=e.message))
+        flash(GAMES[match.game].words("undeletable", n=number, why=e.message))
     except store.Stale as e:
         now = match_or_404(match_id)
         if e.number and e.number <= len(now.deal_ids):  # changed meanwhile: show it, ask again
@@ -500,6 +489,7 @@ def delete_deal(match_id: str, number: int):
                 match_id=match_id,
                 match=now.match,
                 title=title(now.match),
+                game=GAMES[now.match.game],
                 why=_("%(why)s: nothing was deleted.", why=e.message[:1].upper() + e.message[1:]),
                 number=e.number,
                 stored=side(now.match, e.number, now.match.deals[e.number - 1]),
@@ -512,5 +502,5 @@ def delete_deal(match_id: str, number: int):
         flash(_("Nothing deleted: %(why)s.", why=e.message))
     else:
         remember_change(match_id, change)
-        flash(_("Deal %(n)s deleted; the totals after it re-flowed.", n=change.number))
+        flash(GAMES[match.game].words("deleted_reflowed", n=change.number))
     return redirect(url_for("sheet.sheet", match_id=match_id))

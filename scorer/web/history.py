@@ -41,7 +41,8 @@ def last_change(stored: store.Stored) -> dict | None:
     line = store.change(db(), stored.id, event_id)
     if line is None or not line["undoable"]:
         return None
-    return {"event": event_id, "words": change_words(line), "key": new_key()}
+    game = GAMES[stored.match.game]
+    return {"event": event_id, "words": change_words(line, game), "key": new_key()}
 
 
 def remember_change(stored_pub: str, change: store.Change) -> None:
@@ -50,27 +51,21 @@ def remember_change(stored_pub: str, change: store.Change) -> None:
     session["last_change"] = dict(list(mine.items())[-20:])  # the last few matches
 
 
-def change_words(line: dict) -> str:
-    """A line of the history in words."""
+def change_words(line: dict, game: type[Game]) -> str:
+    """A line of the history in words (a deal in the game's words)."""
     n = line["deal"]
     kind = line["kind"]
     if line.get("undoes"):
-        words = {
-            "delete": _("Deal %(n)s deleted (an undo).", n=n),
-            "edit": _("Deal %(n)s put back as it was (an undo).", n=n),
-            "restore": _("Deal %(n)s restored (an undo).", n=n),
-            "setup": _("Players and options put back (an undo)."),
-            "reopen": _("Deal %(n)s waits for the choice again (an undo).", n=n),
-        }
-        return words.get(kind, kind)
+        if kind == "setup":
+            return _("Players and options put back (an undo).")
+        said = {"delete": "undo_deleted", "edit": "undo_edit", "restore": "undo_restored"}
+        said["reopen"] = "undo_reopen"
+        return game.words(said[kind], n=n) if kind in said else kind
+    said = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored"}
+    said |= {"same": "same", "conflict": "conflict", "keep": "kept"}
+    if kind in said:
+        return game.words(said[kind], n=n)
     words = {
-        "add": _("Deal %(n)s saved.", n=n),
-        "edit": _("Deal %(n)s changed.", n=n),
-        "delete": _("Deal %(n)s deleted.", n=n),
-        "restore": _("Deal %(n)s restored.", n=n),
-        "same": _("Deal %(n)s entered twice, the same: stored once.", n=n),
-        "conflict": _("Deal %(n)s entered twice, differently: both kept for a choice.", n=n),
-        "keep": _("Deal %(n)s kept as stored; the other entry set aside.", n=n),
         "delete_match": _("The match was moved to the trash."),
         "restore_match": _("The match was taken out of the trash."),
         "rematch": _("The match was started as a rematch."),
@@ -142,7 +137,7 @@ def history(match_id: str):
         lines.append(
             {
                 **line,
-                "words": change_words(line),
+                "words": change_words(line, GAMES[stored.match.game]),
                 "key": new_key(),  # a second tap on its Undo repeats, not redoes
                 "now": line_words(stored.match, line, "entry"),
                 "then": line_words(stored.match, line, "before"),
@@ -172,7 +167,8 @@ def undo(match_id: str, event: int):
         flash(_("Not undone: %(why)s.", why=e.message))
     else:
         remember_change(stored.pub, change)
-        flash(change_words({"kind": change.kind, "deal": change.number, "undoes": event}))
+        line = {"kind": change.kind, "deal": change.number, "undoes": event}
+        flash(change_words(line, GAMES[stored.match.game]))
     return redirect(
         request.form.get("back") == "history"
         and url_for("history.history", match_id=match_id)

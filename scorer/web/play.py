@@ -186,7 +186,7 @@ def check_deal(match_id: str):
         )
     elif "save" in request.form:
         try:
-            change = save_deal(match_id, number, now.entry, expect, key)
+            change = save_deal(match_id, number, now.entry, expect, key, GAMES[match.game])
         except DealError as e:
             error = refusal(e, number)
         except store.StoreError as e:
