@@ -379,3 +379,25 @@ def test_one_tap_on_its_holder_plays_the_card_that_opens_the_deal(client):
     )
     assert r.status_code == 400 and "That is not a card." in r.get_data(as_text=True)
     assert json.loads(hidden(r.get_data(as_text=True), "play")) == {"tricks": [[[2, "2C"]]]}
+
+
+@pytest.mark.parametrize(
+    "game, names, trump, enter",
+    [
+        # Hearts' first deal passes three cards: the hands are entered after it
+        ("hearts", 4, "No trumps", "Enter the hands (after the passing)"),
+        # Knaves: the trump is the suit of the card turned up, not yet entered
+        ("knaves", 3, "Trump: the suit of the turned-up card", "Enter the hands<"),
+        # Metamorphosis' first deal has no trump and no passing
+        ("metamorphosis", 3, "No trumps", "Enter the hands<"),
+    ],
+)
+def test_the_check_says_the_deal_s_trump_and_passing_as_the_game_has_them(
+    client, game, names, trump, enter
+):
+    people = {f"name_{s}": n for s, n in enumerate(["Ala", "Bartek", "Celina", "Darek"][:names])}
+    url = client.post(f"/new/{game}", data={**people, "first_dealer": "0"}).headers["Location"]
+    page = html.unescape(client.get(url + "/check").get_data(as_text=True))
+    assert f"<li>{trump}</li>" in page
+    assert enter in page
+    assert ("passing" in page) == (game == "hearts")

@@ -260,6 +260,7 @@ def check_deal(match_id: str):
         lead_card=lead_card,
         app_can_deal=_app_can_deal(setup, plan),
         playable=setup is not None,  # Variety: not before its type and attackers are known
+        turn_up=bool(setup and setup.turn_up),  # Knaves: the trump is the turned-up card's suit
     ), (400 if error else 200)
 
 
