@@ -83,7 +83,9 @@ class Kept:
         return Kept, values[:6] + (words,) + values[7:]
 
     @classmethod
-    def of(cls, rules: Game, deal: Step, number: int) -> Kept:
+    def of(cls, rules: Game, deal: Step, number: int, before: Any) -> Kept:
+        """``before``: the game's state before the deal (its plan is worked out
+        from it again if the deal's words are drawn)."""
         return cls(
             number,
             deal.plan.dealer,
@@ -91,7 +93,7 @@ class Kept:
             deal.after.totals,
             deal.score.tag,
             deal.score.marks,
-            rules.describe(deal.entry, deal.plan),
+            Described(rules, deal.entry, before),
             rules.chart_axis(deal.plan, deal.entry),
             deal.after.state,
         )
@@ -248,6 +250,45 @@ class KeptList(Sequence):
         return self.text[:-1] + "," + json.dumps(added, separators=COMPACT)[1:]
 
 
+class Described(Text):
+    """A deal's words (``Game.describe``), worked out when first drawn or kept:
+    a fold draws none (the sheet draws the last few deals', the exports all),
+    and a fold of 1,000 deals spent a quarter of its time writing them.
+
+    It holds what the fold keeps anyway: the checked entry and the game's
+    state before the deal (the plan is worked out from it again, as
+    :class:`Rows` does), so it adds one object a deal, not a plan's."""
+
+    __slots__ = ("rules", "entry", "before", "_text")
+
+    def __init__(self, rules: Game, entry: Any, before: Any):
+        self.rules, self.entry, self.before = rules, entry, before
+        self._text: Any = Described  # not worked out yet
+
+    @property
+    def text(self) -> Any:
+        if self._text is Described:
+            rules = self.rules
+            self._text = rules.describe(self.entry, rules.plan(self.before))
+        return self._text
+
+    def __reduce__(self):  # kept as the words themselves
+        return _identity, (self.text,)
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        text = self.text
+        if isinstance(text, Text):
+            return text._draw(t, locale, html)
+        return escape(text) if html else str(text)
+
+    def __bool__(self) -> bool:
+        return bool(self.text)
+
+
+def _identity(value: Any) -> Any:
+    return value
+
+
 class Pickled(Text):
     """A Text kept as its pickle, loaded when it is first drawn."""
 
@@ -259,6 +300,8 @@ class Pickled(Text):
 
     @classmethod
     def of(cls, text: Any) -> Pickled:
+        if isinstance(text, Described):
+            text = text.text
         return cls(pickle.dumps(text, pickle.HIGHEST_PROTOCOL))
 
     def __reduce__(self):
@@ -464,8 +507,8 @@ def fold(match: Match, kept: Sequence[Kept] = ()) -> Standings:
             deal = step(rules, position, match.deals[number - 1])
         except EntryError as e:
             raise DealError(number, e) from None
+        kept.append(Kept.of(rules, deal, number, position.state))
         position = deal.after
-        kept.append(Kept.of(rules, deal, number))
         # the entry as checked, not its row (plan, score, words): a row is drawn
         # again if read, for rows kept of every deal are thousands of objects that
         # Python's garbage collector walks again and again (1,000 deals took 3×)
