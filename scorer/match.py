@@ -191,7 +191,9 @@ class KeptList(Sequence):
             picked = range(*i.indices(len(self)))
             if picked.start == 0 and picked.step == 1:
                 return KeptList.of(self, len(picked))
-            points = self.all_points() if self.text is not None else self.points
+            # the points only if parsed already: a write keeps the last deal's
+            # pickle (``kept[1999:]``) and did parse all 2,000 deals' points for it
+            points = self.points
             return KeptList(
                 [self._read(j) for j in picked], [points[j] for j in picked] if points else None
             )
