@@ -270,3 +270,34 @@ def m009_whole_kept_index(db: Database) -> None:
         "create index if not exists deals_whole on deals (match_id)"
         f" where deleted is null and {WHOLE_KEPT}"
     )
+
+
+# A deal row's change number within its match: set by triggers on every insert
+# and every change to what a list of the live deals holds (its place, revision,
+# entry, deletion), never by the kept fold's pickle.
+DEAL_SEQ = "(select coalesce(max(seq), 0) + 1 from deals where match_id = new.match_id)"
+# The live deals of a match whose kept fold is missing or not whole.
+UNWHOLE_KEPT = f"deleted is null and (kept is null or not ({WHOLE_KEPT}))"
+
+
+@migrations()
+def m010_deal_changes(db: Database) -> None:
+    """What changed in a match's deals since a worker last read them, read alone
+    (issue 22): each deal row carries the change number of its last change
+    (``seq``, moved by triggers, whoever writes), so a write at deal 2,000 after
+    another worker's reads the rows changed since, not the ids of all 2,000; and
+    the live deals whose kept fold is not whole are found from an index of
+    those alone (none, but for a hand-edited database), not by counting all."""
+    if "seq" not in db["deals"].columns_dict:
+        db.execute("alter table deals add column seq integer")
+    db.execute("create index if not exists deals_seq on deals (match_id, seq)")
+    db.execute(f"create index if not exists deals_unwhole on deals (match_id) where {UNWHOLE_KEPT}")
+    db.execute(
+        "create trigger if not exists deals_seq_insert after insert on deals begin"
+        f" update deals set seq = {DEAL_SEQ} where id = new.id; end"
+    )
+    db.execute(
+        "create trigger if not exists deals_seq_update"
+        " after update of match_id, pos, rev, entry, deleted on deals begin"
+        f" update deals set seq = {DEAL_SEQ} where id = new.id; end"
+    )

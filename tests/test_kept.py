@@ -261,3 +261,38 @@ def test_a_kept_list_read_lazily_gives_each_deal_once_and_its_points_in_order():
     # a kept text that does not hold as many deals as the store says is not used
     short = KeptList(list(truth[:3]), text=json.dumps(points[:2]))
     assert json.loads(short.points_json()) == points[:3]
+
+
+def test_a_worker_reads_the_deals_another_worker_changed_since_it_last_read(db):
+    """A worker that read a match reads, after other workers' changes of every
+    kind, the rows changed since (by their change number): the same deals,
+    revisions and entries as a fresh read, and its writes keep a fresh fold."""
+    from scorer.store import kept as store_kept  # noqa: PLC0415
+    from scorer.store import stored as store_stored  # noqa: PLC0415
+
+    deals = POOLS[("black_maria", 3)]
+    match_id = match_of(db, 4)
+    store.get(db, match_id)  # this worker has read it
+
+    def meanwhile(change):
+        """``change`` made by another worker: this one keeps only what it read."""
+        mine = dict(store_stored.LATEST.items)
+        change()
+        store.forget_recent()
+        store_stored.LATEST.items.update(mine)
+        stored = store.get(db, match_id)
+        read = store.get(db, match_id, recent=False)
+        assert (stored.deal_ids, stored.revs) == (read.deal_ids, read.revs)
+        assert list(stored.match.deals) == list(read.match.deals)
+        store_kept.RECENT.items.clear()
+
+    meanwhile(lambda: store.add_deal(db, match_id, deals[4]))
+    meanwhile(lambda: store.edit_deal(db, match_id, 2, deals[1]))
+    deleted = store.delete_deal(db, match_id, 2)
+    meanwhile(lambda: None)
+    meanwhile(lambda: store.undo(db, match_id, deleted.event))  # deal 2 back in its place
+    meanwhile(lambda: store.delete_deal(db, match_id, 5))  # the last
+    meanwhile(lambda: (store.add_deal(db, match_id, deals[4]), store.delete_deal(db, match_id, 1)))
+    change = store.add_deal(db, match_id, deals[5])  # a write of this worker's after all that
+    assert change.computed == fresh(db, match_id).computed()
+    assert_kept_is_fresh(db, match_id)

@@ -25,7 +25,7 @@ from .stored import LATEST as stored_latest
 from .stored import RECENT as stored_recent
 from .stored import Stored, get
 
-_LIVE_IDS = "select id from deals where match_id = ? and deleted is null order by pos"
+_LAST_IDS = "select id from deals where match_id = ? and deleted is null order by pos desc limit ?"
 
 
 # --- the fold, kept -------------------------------------------------------------
@@ -59,9 +59,9 @@ def _kept(db: Database, stored: Stored, lazy: bool = False) -> KeptList:
     if stored.kept != f"{STAMP}:{stored.version}":
         return KeptList([])
     if lazy:
-        if _PROTOCOL == b"\x80\x05":  # both counted from indexes (schema m008, m009)
-            count = db.execute(_COUNT_LIVE, [stored.id]).fetchone()[0]
-            whole = db.execute(_COUNT_WHOLE, [stored.id]).fetchone()[0]
+        if _PROTOCOL == b"\x80\x05":  # from an index of the deals not whole alone (m010)
+            count = len(stored.deal_ids)  # as read in this write
+            whole = count - len(db.execute(_UNWHOLE, [stored.id]).fetchall())
         else:
             count, whole = db.execute(
                 "select count(*), total(substr(kept, 1, 2) = ? and substr(kept, -1) = X'2E') "
@@ -120,19 +120,18 @@ def _whole_pickle(blob: bytes | None) -> bool:
 
 
 _PROTOCOL = pickle.dumps(None, pickle.HIGHEST_PROTOCOL)[:2]
-_COUNT_LIVE = "select count(*) from deals where match_id = ? and deleted is null"
-_COUNT_WHOLE = (
-    "select count(*) from deals indexed by deals_whole"
-    f" where match_id = ? and deleted is null and {schema.WHOLE_KEPT}"
+_UNWHOLE = (
+    f"select id from deals indexed by deals_unwhole where match_id = ? and {schema.UNWHOLE_KEPT}"
 )
 
 
 def _keep(db: Database, match_id: int, version: int, st: Standings) -> None:
     """Keep what the fold gave for the deals it folded (from ``st.folded_from``),
     and the match's summary and points, as of ``version`` of the match."""
-    folded = [
-        r[0] for r in db.execute(_LIVE_IDS + " limit -1 offset ?", [match_id, st.folded_from])
-    ]
+    # the last deals, read backwards from the index deals_live (an offset counted
+    # every deal before them)
+    folded = [r[0] for r in db.execute(_LAST_IDS, [match_id, len(st.kept) - st.folded_from])]
+    folded.reverse()
     db.conn.executemany(
         "update deals set kept = ? where id = ?",
         [

@@ -4,6 +4,7 @@ public id; the edit key checked in constant time."""
 
 from __future__ import annotations
 
+import bisect
 import json
 import secrets
 from dataclasses import dataclass
@@ -79,13 +80,27 @@ def edit_key(db: Database, ref: int | str) -> str:
 
 # The latest deals this process read of each match (by its public id, which no
 # other database has), whatever its version, with the database's generation
-# then: a version it has not read yet (another worker's write) reads only the
-# entries of the deals that are new or changed since, by id and revision (an
-# entry never changes without its revision, and ids are never handed out
-# twice, but by a restore: it makes a new generation, kept.pass_versions).
+# then and the highest change number (``deals.seq``, moved by triggers with
+# every change to a deal row, schema m010) among its rows: a version it has not
+# read yet (another worker's write) reads only the rows changed since (their
+# ids, places, revisions and entries), not the ids of every deal. A restore
+# makes a new generation (kept.pass_versions): its rows are read afresh.
 LATEST = Recent(256)
-_LIVE = "select id, rev from deals where match_id = ? and deleted is null order by pos"
-_CHUNK = 500  # deals whose entries one statement reads
+_SEQ = "select coalesce(max(seq), 0) from deals where match_id = ?"
+_ALL = "select id, rev, entry, pos from deals where match_id = ? and deleted is null order by pos"
+_CHANGED = "select id, rev, entry, pos, deleted, seq from deals where match_id = ? and seq > ?"
+
+
+@dataclass
+class Deals:
+    """A match's live deals in order, as read: ids, revisions, entries (JSON
+    text), places; and the highest change number of the match's rows then."""
+
+    ids: list[int]
+    revs: list[int]
+    texts: list[str]
+    poss: list[int]
+    seq: int
 
 
 def _stored(db: Database, row: dict, committed: bool = True) -> Stored:
@@ -93,20 +108,20 @@ def _stored(db: Database, row: dict, committed: bool = True) -> Stored:
     as stored for good (not a write's changes, which may yet be rolled back)."""
     generation = db.execute("pragma user_version").fetchone()[0]
     older = LATEST.peek(row["pub"])
-    live, texts = _deals(db, row["id"], older[1:] if older and older[0] == generation else None)
+    deals = _deals(db, row["id"], older[1] if older and older[0] == generation else None)
     match = Match(
         row["game"],
         json.loads(row["options"]),
         json.loads(row["players"]),
         row["first_dealer"],
-        Entries(texts),
+        Entries(deals.texts),
     )
     stored = Stored(
         row["id"],
         match,
         row["version"],
-        [d[0] for d in live],
-        [d[1] for d in live],
+        deals.ids,
+        deals.revs,
         row["updated"],
         row["pub"],
         row["edit_key"],
@@ -116,56 +131,47 @@ def _stored(db: Database, row: dict, committed: bool = True) -> Stored:
         row["points"],
     )
     if committed:
-        LATEST.put(row["pub"], (generation, live, texts))
+        LATEST.put(row["pub"], (generation, deals))
     return stored
 
 
-def _deals(db: Database, match_id: int, older: tuple | None) -> tuple[list, list[str]]:
-    """The live deals' (id, revision), in order, and their entries (JSON text):
-    those ``older`` (the same, as read before) holds at the same revision from
-    it, the others read. If a deal changed between the two statements, all of
-    it again, in one."""
+def _deals(db: Database, match_id: int, older: Deals | None) -> Deals:
+    """The live deals: those ``older`` (as read before) holds, with the rows
+    changed since (one statement, from the index deals_seq); or all of them.
+    The deals' lists are never changed in place: a Stored and LATEST share them."""
     if older is None:
-        return _all(db, match_id)
-    live = db.execute(_LIVE, [match_id]).fetchall()  # from the index deals_live alone
-    pairs, known_texts = older
-    same = min(len(live), len(pairs))
-    if live[:same] == pairs[:same]:  # the usual: deals added, or the last deleted
-        texts = known_texts[:same] + _read(db, [d[0] for d in live[same:]], live[same:])
-    else:
-        known = dict(zip(pairs, known_texts))
-        texts = [known.get(deal) for deal in live]
-        missing = [i for i, text in enumerate(texts) if text is None]
-        wanted = [live[i] for i in missing]
-        for i, text in zip(missing, _read(db, [d[0] for d in wanted], wanted)):
-            texts[i] = text
-    return _all(db, match_id) if None in texts else (live, texts)
-
-
-def _all(db: Database, match_id: int) -> tuple[list, list[str]]:
-    rows = db.execute(
-        "select id, rev, entry from deals where match_id = ? and deleted is null order by pos",
-        [match_id],
-    ).fetchall()
-    return [(r[0], r[1]) for r in rows], [r[2] for r in rows]
-
-
-def _read(db: Database, ids: list[int], expect: list | None) -> list[str | None]:
-    """The entries of the live deals ``ids``, in their order (None for one gone,
-    or, with ``expect``, at another revision than it says)."""
-    found: dict = {}
-    for i in range(0, len(ids), _CHUNK):
-        part = ids[i : i + _CHUNK]
-        marks = ", ".join("?" * len(part))
-        for deal_id, rev, entry in db.execute(
-            f"select id, rev, entry from deals where id in ({marks}) and deleted is null", part
-        ):
-            found[deal_id] = (rev, entry)
-    out = []
-    for n, deal_id in enumerate(ids):
-        rev, entry = found.get(deal_id, (None, None))
-        out.append(entry if expect is None or expect[n][1] == rev else None)
-    return out
+        seq = db.execute(_SEQ, [match_id]).fetchone()[0]  # first: what changes after is read again
+        rows = db.execute(_ALL, [match_id]).fetchall()
+        return Deals(
+            [r[0] for r in rows],
+            [r[1] for r in rows],
+            [r[2] for r in rows],
+            [r[3] for r in rows],
+            seq,
+        )
+    changed = db.execute(_CHANGED, [match_id, older.seq]).fetchall()
+    if not changed:
+        return older
+    gone = {r[0] for r in changed}
+    # the deals before the first changed place stand as read (the usual change is
+    # at the end: a deal added, the last deleted); the rest are merged by place
+    cut = bisect.bisect_left(older.poss, min(r[3] for r in changed))
+    if not gone.isdisjoint(older.ids[:cut]):  # a row that moved: all merged
+        cut = 0
+    tail = [
+        (older.poss[i], older.ids[i], older.revs[i], older.texts[i])
+        for i in range(cut, len(older.ids))
+        if older.ids[i] not in gone
+    ]
+    tail += [(r[3], r[0], r[1], r[2]) for r in changed if r[4] is None]
+    tail.sort()
+    return Deals(
+        older.ids[:cut] + [t[1] for t in tail],
+        older.revs[:cut] + [t[2] for t in tail],
+        older.texts[:cut] + [t[3] for t in tail],
+        older.poss[:cut] + [t[0] for t in tail],
+        max(older.seq, max(r[5] for r in changed)),
+    )
 
 
 # The matches this process read lately, under what their row says of them: the
