@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 from jinja2 import BytecodeCache
 from werkzeug.serving import make_server
 
@@ -29,6 +30,14 @@ STRESS = os.environ.get("SCORER_STRESS") == "1"
 def trials(full: int, quick: int) -> int:
     """How many times a repeated trial runs: ``full`` under `make stress`."""
     return full if STRESS else quick
+
+
+# Hypothesis's deadline (200 ms an example unless a test sets its own) is a clock,
+# not a check of the game: on a shared machine at a load of 10 an example of a pure
+# function took 330 ms once and 1 ms when replayed, and the test failed as "flaky".
+# Every example is still run and every assertion still checked.
+settings.register_profile("scorer", deadline=None)
+settings.load_profile("scorer")
 
 
 class SharedBytecode(BytecodeCache):
