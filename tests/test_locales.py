@@ -761,3 +761,12 @@ def test_two_numbers_next_to_each_other_are_one_or_the_other(client, lang):
     assert players in visible(get(client, "/new", lang))  # Metamorphosis: 2 or 3
     assert names in visible(get(client, "/new/metamorphosis", lang))
     assert "3–6" in visible(get(client, "/new", lang))  # a real range stays one (Hearts)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_choice_the_trick_page_does_not_offer_is_refused_in_the_page_s_words(client, lang):
+    r = client.get("/trick?game=variety&contract=6&cards=QS+KS+2S+3S", headers=HEADERS[lang])
+    assert r.status_code == 400
+    page = r.get_data(as_text=True)
+    assert "Not a valid choice" not in page  # WTForms' own English
+    assert 'class="error"' in page

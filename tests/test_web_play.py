@@ -198,11 +198,11 @@ def test_who_won_this_trick(client, query, answer):
             "A trick has one card from each player, and Hearts is played by 3, 4, 5 or 6 "
             "players: not 1 card",
         ),
-        ("game=bridge&cards=KC+AC", "Game: Not a valid choice"),
-        ("game=hearts&trump=X&cards=KC+AC", "Trump: Not a valid choice"),
+        ("game=bridge&cards=KC+AC", "Game: tap one of the choices"),
+        ("game=hearts&trump=X&cards=KC+AC", "Trump: tap one of the choices"),
         (
             "game=variety&contract=variety:99&cards=KC+AC",
-            "Variety: the deal type: Not a valid choice",
+            "Variety: the deal type: tap one of the choices",
         ),
         ("game=hearts&contract=variety:6&cards=KC+AC+QC", "That deal type is not one of Hearts"),
     ],

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
-from wtforms import HiddenField, RadioField, SelectField, StringField
+from wtforms import HiddenField, StringField
 from wtforms.validators import Optional
 
 from .. import store
@@ -28,7 +28,7 @@ from ..match import DealError
 from ..record import RecordError, read_json
 from .deal_form import deal_plan, page_mark, settle
 from .entry import landing, refusal, save_deal
-from .forms import entry_from_form, form_problem, options, whole_number
+from .forms import RadioField, SelectField, entry_from_form, form_problem, options, whole_number
 from .lookup import new_key, scored_or_403, title
 
 bp = Blueprint("play", __name__)
