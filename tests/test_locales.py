@@ -190,6 +190,8 @@ class Visible(HTMLParser):
 def visible(html: str) -> str:
     # the switch names every language in its own words: not the page's language
     html = re.sub(r'<nav class="langs".*?</nav>', "", html, flags=re.S)
+    # a chip's name and the letters a wider phone shows of it are one word ("Bart" "ek")
+    html = re.sub(r'<b class="more">([^<]*)</b>', r"\1", html)
     parser = Visible()
     parser.feed(html)
     return " ".join(" ".join(parser.parts).split())

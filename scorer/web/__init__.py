@@ -8,6 +8,7 @@ from flask import Flask, Response, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask_babel import format_time
 from flask_wtf.csrf import CSRFError
+from markupsafe import Markup
 from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import chart
@@ -27,6 +28,9 @@ SHORT_FIT = {2: 12, 3: 6, 4: 5, 5: 4, 6: 4}
 # 390 px), in the widest common phone font (DejaVu Sans: "Wład" 43 px at 17 px,
 # in a chip 47 px wide at the narrowest).
 CHIP_FIT = {2: 7, 3: 4, 4: 4, 5: 3, 6: 4}
+# From 390 px (static/forms.css: .more) two or three players' chips take more: the
+# letters past CHIP_FIT's are drawn there only ("Bart" + "ek").
+CHIP_WIDE = {2: 9, 3: 6}
 
 
 def short_names(names: list[str], most: int | None = None) -> list[str]:
@@ -118,9 +122,19 @@ def register(app: Flask) -> None:
     app.add_template_filter(short_names)
 
     @app.template_filter("chip_names")
-    def chip_names(names: list[str]) -> list[str]:
-        """The players' names as their chips show them (``CHIP_FIT``)."""
-        return short_names(names, CHIP_FIT.get(len(names), 3))
+    def chip_names(names: list[str]) -> list[str | Markup]:
+        """The players' names as their chips show them (``CHIP_FIT``), with the
+        letters a wider phone has room for (``CHIP_WIDE``) in a ``<b class="more">``."""
+        short = short_names(names, CHIP_FIT.get(len(names), 3))
+        if len(names) not in CHIP_WIDE:
+            return short
+        wide = short_names(names, CHIP_WIDE[len(names)])
+        return [
+            Markup('{}<b class="more">{}</b>').format(s, w[len(s) :])
+            if w != s and w.startswith(s)
+            else s
+            for s, w in zip(short, wide)
+        ]
 
     @app.template_filter("when")
     def when_filter(stamp: str | None) -> str:
