@@ -485,7 +485,7 @@ def test_a_refused_entry_is_said_in_the_page_language_and_keeps_what_was_typed(c
 # Metamorphosis says what a deal counts in the page's words, not the record's key.
 COUNTED = {
     "en": "say how many clubs each player took",
-    "pl": "podaj, ile kart wziął każdy gracz (trefle)",
+    "pl": "trefle: podaj, ile ich wziął każdy gracz",
     "ru": "укажите, сколько взял каждый игрок: трефы",
     "cs": "kříže: uveďte, kolik jich vzal každý hráč",
     "eo": "trefoj: diru, kiom ĉiu ludanto prenis",
