@@ -360,6 +360,30 @@ def sentence(text: Any) -> Text:
 L_ = _  # every Text is lazy; the name stays for messages at module level
 
 
+class Listed(Text):
+    """Items listed as the language lists them ("A, B and C", "A, B i C"), drawn in
+    the language of the page that shows them (a fold's notes are kept for every
+    language)."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: Iterable):
+        self.parts = tuple(parts)
+
+    def __reduce__(self):
+        return Listed, (self.parts,)
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        drawn = [str(_param(p, t, locale, html)) for p in self.parts]
+        text = format_list(drawn, locale=str(locale or DEFAULT))
+        return Markup(text) if html else text
+
+
+def and_list(items: Iterable) -> Text:
+    """``listed`` for a text drawn later: the language's own "and" list."""
+    return Listed(items)
+
+
 def join(sep: Any, items: Iterable) -> Text:
     """``sep.join(items)`` for texts: translated when drawn."""
     return Joined(sep, items)

@@ -772,3 +772,16 @@ def test_a_choice_the_trick_page_does_not_offer_is_refused_in_the_page_s_words(c
     page = r.get_data(as_text=True)
     assert "Not a valid choice" not in page  # WTForms' own English
     assert 'class="error"' in page
+
+
+TIED = {"en": "Ala and Bartek", "pl": "Ala i Bartek", "ru": "Ala и Bartek", "cs": "Ala a Bartek"}
+
+
+@pytest.mark.parametrize("lang", list(TIED))
+def test_a_game_s_note_lists_the_players_as_the_language_does(client, lang):
+    # Metamorphosis deal 1: Ala and Bartek take no club, Celina 3: tied for the best
+    record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    deal = {"declarations": [1, 2, 3], "tricks": [4, 4, 4], "clubs": [0, 0, 3]}
+    client.post(f"/api/matches/{mid}/deals", json=deal)
+    assert TIED[lang] in visible(get(client, f"/m/{mid}", lang))

@@ -156,7 +156,7 @@ def test_declared_and_tied_for_best_gets_nothing():
     assert per_deal([deal]) == [[0, 0, -12]]
     line = standings([deal]).rows[0].score.lines[A]
     assert "tied" in line and "+10" not in line
-    assert "Ala, Bartek tied" in standings([deal]).rows[0].score.note
+    assert "Ala and Bartek tied" in standings([deal]).rows[0].score.note  # the language's list
 
 
 def test_declared_and_lost_costs_nothing():

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK, SYMBOLS
-from ..i18n import L_, _, join, ngettext, npgettext, pgettext
+from ..i18n import L_, _, and_list, join, ngettext, npgettext, pgettext
 from .base import (
     EntryError,
     Field,
@@ -647,7 +647,7 @@ class Metamorphosis(Game):
         else:
             note = _(
                 "%(names)s tied for the deal: no winner",
-                names=", ".join(self.names[s] for s in best),
+                names=and_list(self.names[s] for s in best),
             )
         marks = ["✓" if s == winner else ("✗" if decl[s] == d else "") for s in range(self.n)]
         # TRANSLATORS: under a Metamorphosis deal's number: its round and its play in the

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import display, is_card, pack
-from ..i18n import L_, _, join
+from ..i18n import L_, _, and_list, join
 from .base import (
     EntryError,
     Field,
@@ -282,7 +282,7 @@ class Polignac(Game):
         note = _(
             "At or over %(target)s: %(names)s",
             target=target,
-            names=", ".join(self.names[s] for s in losers),
+            names=and_list(self.names[s] for s in losers),
         )
         return Outcome(True, winners, note)
 
