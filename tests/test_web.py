@@ -86,7 +86,15 @@ def test_pages_answer(client):
 
 def test_new_match_form_shows_every_option_with_a_line_and_defaults(client):
     page = text(client.get("/new/black_maria"))
-    for label in ["Scoring", "Spot values", "Omnibus", "End", "Target", "Deals", "Partnership"]:
+    for label in [
+        "Scoring",
+        "Spot values",
+        "Omnibus",
+        "End",
+        "Target",
+        "Number of deals",
+        "Partnership",
+    ]:
         assert f"<legend>{label}" in page
     assert re.search(r'value="black_maria"[^>]*checked|checked[^>]*value="black_maria"', page)
     assert "Draw lots" in page

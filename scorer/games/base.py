@@ -205,7 +205,7 @@ def end_options(
             "deals",
             "int",
             lambda o: 2 * o["players"],
-            L_("Deals"),
+            L_("Number of deals"),
             deals_help or L_("How many deals, when the match ends after a number of deals."),
             source=deals_source,
             low=1,

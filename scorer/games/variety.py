@@ -287,7 +287,7 @@ class Variety(Game):
             "deals",
             "int",
             8,
-            L_("Deals"),
+            L_("Number of deals"),
             L_("How many deals: 8 (each player deals twice), 4, or another multiple of 4."),
             source=L_("Mendelev's encyclopedia: 8"),
             low=4,
