@@ -638,6 +638,7 @@ def test_metamorphosis_pages_count_plays_not_deals(client, lang):
         # ("no new deal" is the dealing itself, which a later play has none of)
         deal = "rozdani" if lang == "pl" else "сдач"
         pages = ("/", f"/m/{mid}", f"/m/{mid}/deal", f"/m/{mid}/check", f"/m/{mid}/history")
+        pages += (f"/m/{mid}/share",)
         for url in (*pages, f"/m/{mid}/deal/1"):
             text = visible(get(client, url, lang)).replace("Bez nowego rozdania", "")
             assert deal not in text.lower(), url

@@ -474,6 +474,31 @@ DEAL_WORDS = {
     "as_now": L_("Deal %(n)s as it stands now"),
     "delete_as_now": L_("Delete deal %(n)s as it stands now"),
     "two_entries": L_("Deal %(n)s: two entries"),
+    "over": L_("The match is over: no more deals."),
+    "watching": L_("You are watching: the scorers enter the deals, and this sheet follows them."),
+    "share_scorer": L_(
+        "Whoever opens this link can enter, change and delete deals on their phone from then on. "
+        "Give it only to those who keep the score."
+    ),
+    "has_two": L_("Deal %(n)s has two entries: choose which stands"),
+    "yours_differs": L_(
+        "Deal %(n)s was already entered on another phone, and yours differs. Both are kept until "
+        "you choose; the cells that differ are marked."
+    ),
+    "other_differs": L_(
+        "Another phone entered deal %(n)s differently. Both are kept until you choose; the cells "
+        "that differ are marked."
+    ),
+    "keep_stored": L_("Keep deal %(n)s as stored"),
+    "replace_yours": L_("Replace deal %(n)s with yours"),
+    "replace_other": L_("Replace deal %(n)s with the other entry"),
+    "add_new": L_("Add it as deal %(n)s, a new deal"),
+    "was_deleted": L_("Deal %(n)s was deleted"),
+    "deleted_while": L_(
+        "While you edited it, deal %(n)s was deleted on another phone (%(at)s). Your entry is "
+        "here: nothing was saved yet."
+    ),
+    "bring_back": L_("Bring deal %(n)s back with your entry"),
 }
 
 

@@ -227,6 +227,38 @@ class Metamorphosis(Game):
         "as_now": pgettext("metamorphosis", "Deal %(n)s as it stands now"),
         "delete_as_now": pgettext("metamorphosis", "Delete deal %(n)s as it stands now"),
         "two_entries": pgettext("metamorphosis", "Deal %(n)s: two entries"),
+        "over": pgettext("metamorphosis", "The match is over: no more deals."),
+        "watching": pgettext(
+            "metamorphosis",
+            "You are watching: the scorers enter the deals, and this sheet follows them.",
+        ),
+        "share_scorer": pgettext(
+            "metamorphosis",
+            "Whoever opens this link can enter, change and delete deals on their phone from then "
+            "on. Give it only to those who keep the score.",
+        ),
+        "has_two": pgettext("metamorphosis", "Deal %(n)s has two entries: choose which stands"),
+        "yours_differs": pgettext(
+            "metamorphosis",
+            "Deal %(n)s was already entered on another phone, and yours differs. Both are kept "
+            "until you choose; the cells that differ are marked.",
+        ),
+        "other_differs": pgettext(
+            "metamorphosis",
+            "Another phone entered deal %(n)s differently. Both are kept until you choose; the "
+            "cells that differ are marked.",
+        ),
+        "keep_stored": pgettext("metamorphosis", "Keep deal %(n)s as stored"),
+        "replace_yours": pgettext("metamorphosis", "Replace deal %(n)s with yours"),
+        "replace_other": pgettext("metamorphosis", "Replace deal %(n)s with the other entry"),
+        "add_new": pgettext("metamorphosis", "Add it as deal %(n)s, a new deal"),
+        "was_deleted": pgettext("metamorphosis", "Deal %(n)s was deleted"),
+        "deleted_while": pgettext(
+            "metamorphosis",
+            "While you edited it, deal %(n)s was deleted on another phone (%(at)s). Your entry "
+            "is here: nothing was saved yet.",
+        ),
+        "bring_back": pgettext("metamorphosis", "Bring deal %(n)s back with your entry"),
     }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)

@@ -19,7 +19,6 @@ from flask_babel import get_locale
 
 from .. import store
 from ..games import GAMES, EntryError
-from ..i18n import _
 from ..match import DealError, Match, checked_entry
 from ..store import get_db as db
 from .drawn import drawn
@@ -223,7 +222,7 @@ def render_deal(
     """The entry page of deal ``number`` (None: the next deal): see deal_entry."""
     entry, problem = deal_entry(stored, number, formdata=formdata, keep_key=keep_key)
     if entry is None:
-        flash(_("The match is over: no more deals."))
+        flash(GAMES[stored.match.game].words("over"))
         return redirect(url_for("sheet.sheet", match_id=stored.pub))
     error = error or problem
     return render_template(

@@ -182,7 +182,7 @@ def deal_page(stored: store.Stored, number: int | None):
     mark, deal = formdata.get("expect") or "", formdata.get("number")
     rules, plan, gone = posted_plan(stored, number, mark, deal)
     if plan is None:
-        message = _("The match is over: no more deals.")
+        message = GAMES[stored.match.game].words("over")
         if queued():
             return told("refused", message, 409)
         flash(message)
@@ -422,6 +422,7 @@ def deleted_meanwhile(stored: store.Stored, gone: dict, entry: dict):
         match_id=stored.pub,
         match=stored.match,
         title=title(stored.match),
+        game=GAMES[stored.match.game],
         number=number,
         deleted=gone["deleted"],
         deal_id=gone["deal_id"],

@@ -122,7 +122,7 @@ def check_deal(match_id: str):
     number = _deal_number(request.values.get("deal"))
     rules, plan, stored = deal_plan(stored_match, number)
     if plan is None:
-        flash(_("The match is over: no more deals."))
+        flash(GAMES[match.game].words("over"))
         return redirect(url_for("sheet.sheet", match_id=match_id))
     names, n = match.players, rules.n
     form = CheckForm()

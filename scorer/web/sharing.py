@@ -24,6 +24,7 @@ from flask import (
 from werkzeug.exceptions import Forbidden
 
 from .. import address, store
+from ..games import GAMES
 from ..i18n import _
 from ..store import get_db as db
 from . import access
@@ -55,6 +56,7 @@ def share(match_id: str):
         match_id=match_id,
         match=stored.match,
         title=title(stored.match),
+        game=GAMES[stored.match.game],
         watch=watch,
         score=score,
         codes=codes,
