@@ -499,6 +499,16 @@ DEAL_WORDS = {
         "here: nothing was saved yet."
     ),
     "bring_back": L_("Bring deal %(n)s back with your entry"),
+    "could_not_stand": L_(
+        "Nothing was saved: after this change deal %(n)s could not stand (%(why)s)."
+    ),
+    "setup_hint": L_(
+        "Correct a name or change an option; a change that a stored deal could not stand under "
+        "is refused with the reason. It is one change of the history, undone from there."
+    ),
+    "other_questions": L_(
+        "{what}: its questions depend on the deal before it. Enter it once the connection is back."
+    ),
 }
 
 

@@ -259,6 +259,21 @@ class Metamorphosis(Game):
             "is here: nothing was saved yet.",
         ),
         "bring_back": pgettext("metamorphosis", "Bring deal %(n)s back with your entry"),
+        "could_not_stand": pgettext(
+            "metamorphosis",
+            "Nothing was saved: after this change deal %(n)s could not stand (%(why)s).",
+        ),
+        "setup_hint": pgettext(
+            "metamorphosis",
+            "Correct a name or change an option; a change that a stored deal could not stand "
+            "under is refused with the reason. It is one change of the history, undone from "
+            "there.",
+        ),
+        "other_questions": pgettext(
+            "metamorphosis",
+            "{what}: its questions depend on the deal before it. Enter it once the connection is "
+            "back.",
+        ),
     }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)

@@ -133,16 +133,12 @@ def landing(match_id: str, change: store.Change) -> str:
     return url_for("sheet.sheet", match_id=match_id)
 
 
-def refusal(e: DealError, number: int | None) -> str:
+def refusal(e: DealError, number: int | None, game: type[Game]) -> str:
     """A refused save in words: this deal's own fault, or a later deal that
     the change would leave standing where it cannot."""
     if number is None or e.number == number:
         return e.error.message
-    return _(
-        "Nothing was saved: after this change deal %(n)s could not stand (%(why)s).",
-        n=e.number,
-        why=e.error.message,
-    )
+    return game.words("could_not_stand", n=e.number, why=e.error.message)
 
 
 def posted_plan(stored: store.Stored, number: int | None, mark: str, deal: str | None):
@@ -217,7 +213,7 @@ def deal_page(stored: store.Stored, number: int | None):
     except EntryError as e:
         error = e.message
     except DealError as e:
-        error = refusal(e, number)
+        error = refusal(e, number, GAMES[stored.match.game])
     except store.Gap as e:
         if queued():
             return told("waiting", e.message, 409, number=e.number)

@@ -188,7 +188,7 @@ def check_deal(match_id: str):
         try:
             change = save_deal(match_id, number, now.entry, expect, key, GAMES[match.game])
         except DealError as e:
-            error = refusal(e, number)
+            error = refusal(e, number, GAMES[match.game])
         except store.StoreError as e:
             error = _(
                 "%(why)s: nothing was saved. Go back to the sheet to see the deals as "
