@@ -786,3 +786,13 @@ def test_a_game_s_note_lists_the_players_as_the_language_does(client, lang):
     deal = {"declarations": [1, 2, 3], "tricks": [4, 4, 4], "clubs": [0, 0, 3]}
     client.post(f"/api/matches/{mid}/deals", json=deal)
     assert TIED[lang] in visible(get(client, f"/m/{mid}", lang))
+
+
+ASKED = {"en": "Who took Q♣?", "pl": "Kto wziął D♣?", "ru": "Кто взял Д♣?", "eo": "Kiu prenis Q♣?"}
+
+
+@pytest.mark.parametrize("lang", list(ASKED))
+def test_slobberhannes_asks_of_its_queen_as_every_game_asks_of_a_card(client, lang):
+    record = {"game": "slobberhannes", "players": NAMES[:4], "first_dealer": 0, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    assert ASKED[lang] in visible(get(client, f"/m/{mid}/deal", lang))

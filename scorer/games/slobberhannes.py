@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..cards import pack
+from ..cards import display, pack
 from ..i18n import L_, _, join
 from .base import (
     Field,
@@ -66,8 +66,11 @@ class Slobberhannes(Game):
         removed = REMOVED[self.n]
         hand = len(pack(RANKS, removed)) // self.n
         note = pack_note(removed, hand, _("the 32 cards (A K Q J 10 9 8 7)"))
+        # a trick is asked of as a trick, the queen as every game asks of a card
         fields = [
             Field("owner", f"taken_by.{p}", _("Who took %(what)s?", what=WORDS[p]))
+            if p != "QC"
+            else Field("owner", "taken_by.QC", _("Who took %(card)s?", card=display("QC")))
             for p in PENALTIES
         ]
         return Plan(
