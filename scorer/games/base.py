@@ -499,6 +499,27 @@ DEAL_WORDS = {
         "here: nothing was saved yet."
     ),
     "bring_back": L_("Bring deal %(n)s back with your entry"),
+    "incomplete": ngettext(
+        "Not saved: the deal is not complete yet (%(k)s of %(n)s trick).",
+        "Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
+        0,
+    ),
+    "nothing_saved": L_(
+        "%(why)s: nothing was saved. Go back to the sheet to see the deals as "
+        "they stand; this page keeps your tricks until you leave it."
+    ),
+    "more_waiting": ngettext(
+        "%(num)s more deal waits for a choice on the sheet.",
+        "%(num)s more deals wait for a choice on the sheet.",
+        0,
+    ),
+    "choice_made": L_(
+        "This choice was made already (on this phone or another): the sheet shows "
+        "the deal as it stands."
+    ),
+    "entries_deleted": L_("The deal these entries were for was deleted on another phone."),
+    "replace_deals": L_("Replace deals %(numbers)s with the other entries"),
+    "deals_replaced": L_("Those deals replaced; the totals after them re-flowed."),
     "could_not_stand": L_(
         "Nothing was saved: after this change deal %(n)s could not stand (%(why)s)."
     ),

@@ -259,6 +259,37 @@ class Metamorphosis(Game):
             "is here: nothing was saved yet.",
         ),
         "bring_back": pgettext("metamorphosis", "Bring deal %(n)s back with your entry"),
+        "incomplete": npgettext(
+            "metamorphosis",
+            "Not saved: the deal is not complete yet (%(k)s of %(n)s trick).",
+            "Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
+            0,
+        ),
+        "nothing_saved": pgettext(
+            "metamorphosis",
+            "%(why)s: nothing was saved. Go back to the sheet to see the deals as "
+            "they stand; this page keeps your tricks until you leave it.",
+        ),
+        "more_waiting": npgettext(
+            "metamorphosis",
+            "%(num)s more deal waits for a choice on the sheet.",
+            "%(num)s more deals wait for a choice on the sheet.",
+            0,
+        ),
+        "choice_made": pgettext(
+            "metamorphosis",
+            "This choice was made already (on this phone or another): the sheet shows "
+            "the deal as it stands.",
+        ),
+        "entries_deleted": pgettext(
+            "metamorphosis", "The deal these entries were for was deleted on another phone."
+        ),
+        "replace_deals": pgettext(
+            "metamorphosis", "Replace deals %(numbers)s with the other entries"
+        ),
+        "deals_replaced": pgettext(
+            "metamorphosis", "Those deals replaced; the totals after them re-flowed."
+        ),
         "could_not_stand": pgettext(
             "metamorphosis",
             "Nothing was saved: after this change deal %(n)s could not stand (%(why)s).",

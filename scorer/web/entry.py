@@ -365,7 +365,7 @@ def together(stored: store.Stored, found: dict) -> dict | None:
     listed = format_list([str(c["number"]) for c in chosen], locale=str(get_locale()))
     return {
         "ids": ",".join(str(c["id"]) for c in chosen),
-        "words": _("Replace deals %(numbers)s with the other entries", numbers=listed),
+        "words": GAMES[stored.match.game].words("replace_deals", numbers=listed),
     }
 
 
@@ -397,7 +397,7 @@ def choose(match_id: str, conflict: int):
     if change.kind != "keep":
         remember_change(stored.pub, change)
     if action == "together":
-        flash(_("Those deals replaced; the totals after them re-flowed."))
+        flash(GAMES[stored.match.game].words("deals_replaced"))
         return redirect(url_for("sheet.sheet", match_id=stored.pub))
     words = {"keep": "stays", "edit": "replaced", "add": "saved"}[change.kind]
     flash(GAMES[stored.match.game].words(words, n=change.number))

@@ -177,10 +177,9 @@ def check_deal(match_id: str):
         _undo(play)
     now = progress(rules, plan, play, decisions)
     if "save" in request.form and not (now.complete and now.entry):
-        error = ngettext(
-            "Not saved: the deal is not complete yet (%(k)s of %(n)s trick).",
-            "Not saved: the deal is not complete yet (%(k)s of %(n)s tricks).",
-            setup.tricks if setup else 0,
+        error = GAMES[match.game].words(
+            "incomplete",
+            num=setup.tricks if setup else 0,
             k=len(now.winners),
             n=setup.tricks if setup else "?",
         )
@@ -190,11 +189,8 @@ def check_deal(match_id: str):
         except DealError as e:
             error = refusal(e, number, GAMES[match.game])
         except store.StoreError as e:
-            error = _(
-                "%(why)s: nothing was saved. Go back to the sheet to see the deals as "
-                "they stand; this page keeps your tricks until you leave it.",
-                why=e.message[:1].upper() + e.message[1:],
-            )
+            why = e.message[:1].upper() + e.message[1:]
+            error = GAMES[match.game].words("nothing_saved", why=why)
         else:
             return redirect(landing(match_id, change))
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
