@@ -24,12 +24,13 @@ COMPACT = (",", ":")  # JSON without spaces: every deal's points, as kept and an
 
 
 class DealError(ValueError):
-    """A deal that cannot stand: its number (1-based) and what is wrong."""
+    """A deal that cannot stand: its number (1-based) and what is wrong, in the
+    words of its game (``rules``: a Metamorphosis deal is a play)."""
 
-    def __init__(self, number: int, error: EntryError):
+    def __init__(self, number: int, error: EntryError, rules: Game | type[Game]):
         self.number = number
         self.error = error
-        self.message = _("deal %(n)s: %(message)s", n=number, message=error.message)
+        self.message = rules.words("refused", n=number, message=error.message)
         super().__init__(self.message)
 
 
@@ -44,6 +45,10 @@ class Match:
     @property
     def rules(self) -> Game:
         return GAMES[self.game](self.options, self.players)
+
+    def words(self, key: str, **params) -> Text:
+        """A deal's words in this match's game (Game.words)."""
+        return GAMES[self.game].words(key, **params)
 
 
 @dataclass
@@ -504,11 +509,11 @@ def fold(match: Match, kept: Sequence[Kept] = ()) -> Standings:
     rows = Rows(rules, match.deals, kept, match.first_dealer)
     for number in range(start + 1, len(match.deals) + 1):
         if position.finished:
-            raise DealError(number, EntryError(_("the match is already over")))
+            raise DealError(number, EntryError(_("the match is already over")), rules)
         try:
             deal = step(rules, position, match.deals[number - 1])
         except EntryError as e:
-            raise DealError(number, e) from None
+            raise DealError(number, e, rules) from None
         kept.append(Kept.of(rules, deal, number, position.state))
         position = deal.after
         # the entry as checked, not its row (plan, score, words): a row is drawn

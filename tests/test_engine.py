@@ -333,7 +333,7 @@ def test_revoke_flagged_without_hands():
             "trick 1 is led by Ala, but Bartek leads",
         ),
         # the wrong number of tricks, of cards in a trick
-        (lambda t: t.pop(), "the tricks: 7 are given, but a deal has 8"),
+        (lambda t: t.pop(), "the tricks: 7 are given, where 8 are played"),
         (lambda t: t[2].pop(), "trick 3 has 3 cards, not 4"),
         (lambda t: t[2].__setitem__(0, [1, "XX"]), "trick 3: XX is not a card"),
         (lambda t: t[2].__setitem__(0, [9, "AH"]), "trick 3: 9 is not a seat (0 to 3)"),

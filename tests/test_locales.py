@@ -28,6 +28,7 @@ from scorer.autoplay import play_match
 from scorer.cards import display, parse
 from scorer.engine import RANDOM
 from scorer.games import GAMES
+from scorer.games.base import DEAL_WORDS
 from scorer.i18n import LANGUAGES, join
 
 from .helpers import NAMES
@@ -622,6 +623,13 @@ PLAYS = {
 }
 
 
+def test_a_game_with_words_of_its_own_has_every_one_of_them():
+    for cls in GAMES.values():
+        assert cls.deal_words.keys() == DEAL_WORDS.keys(), cls.key
+        for key, message in cls.deal_words.items():
+            assert message.msgid == DEAL_WORDS[key].msgid, (cls.key, key)
+
+
 @pytest.mark.parametrize("lang", list(PLAYS))
 def test_metamorphosis_pages_count_plays_not_deals(client, lang):
     record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0, "deals": []}
@@ -644,6 +652,47 @@ def test_metamorphosis_pages_count_plays_not_deals(client, lang):
             assert deal not in text.lower(), url
         for url in (f"/m/{mid}/export.csv", f"/m/{mid}/sheet.csv"):
             assert deal not in get(client, url, lang).lower(), url
+
+
+# What the API and an import refuse counts plays too: (a refused play 2, no play 7,
+# play 2 before play 3, play 1 entered again and differently).
+REFUSALS = {
+    "pl": (
+        "rozgrywka 2: ",
+        "nie ma rozgrywki 7",
+        "rozgrywka 2 nie jest jeszcze wpisana",
+        "rozgrywka 1 jest już wpisana, i to inaczej",
+    ),
+    "ru": (
+        "розыгрыш 2: ",
+        "розыгрыша 7 нет",
+        "розыгрыш 2 ещё не введён",
+        "розыгрыш 1 уже введён, причём иначе",
+    ),
+    "en": ("deal 2: ", "there is no deal 7", "deal 2 is not entered yet", "deal 1 is entered"),
+}
+
+
+@pytest.mark.parametrize("lang", list(REFUSALS))
+def test_metamorphosis_refusals_of_the_api_and_an_import_count_plays(client, lang):
+    first = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
+    record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0, "deals": [first]}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    refused, missing, gap, differs = REFUSALS[lang]
+    h = HEADERS[lang]
+    url = f"/api/matches/{mid}/deals"
+    r = client.post(url, json={"tricks": [1, 1, 1]}, headers=h)
+    assert r.status_code == 400 and r.get_json()["error"].startswith(refused), r.get_json()
+    r = client.delete(f"{url}/7", headers=h)
+    assert r.status_code == 404 and r.get_json()["error"] == missing
+    r = client.post(f"{url}?deal=3", json=first, headers=h)
+    assert r.status_code == 409 and r.get_json()["error"].startswith(gap)
+    other = {"declarations": [1, 2, 1], "tricks": [5, 3, 4], "clubs": [5, 3, 0]}
+    r = client.post(f"{url}?deal=1", json=other, headers=h)
+    assert r.status_code == 409 and r.get_json()["error"].startswith(differs)
+    bad = {**record, "deals": [first, {"tricks": [1, 1, 1]}]}
+    r = client.post("/api/matches", json=bad, headers=h)
+    assert r.status_code == 400 and refused in r.get_json()["error"], r.get_json()
 
 
 SET_UP = {

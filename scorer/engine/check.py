@@ -79,7 +79,7 @@ def read(
     if len(raw_tricks) > want or (complete and len(raw_tricks) < want):
         raise PlayError(
             _(
-                "the tricks: %(got)s are given, but a deal has %(want)s",
+                "the tricks: %(got)s are given, where %(want)s are played",
                 got=len(raw_tricks),
                 want=want,
             )

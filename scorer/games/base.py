@@ -530,6 +530,24 @@ DEAL_WORDS = {
     "other_questions": L_(
         "{what}: its questions depend on the deal before it. Enter it once the connection is back."
     ),
+    # the refusals of the fold and the store, which the API and an import show too
+    "refused": L_("deal %(n)s: %(message)s"),
+    "no_deal": L_("there is no deal %(n)s"),
+    "not_yet": L_("deal %(n)s is not entered yet: it comes first"),
+    "saved_meanwhile": L_("deal %(n)s was saved on another phone meanwhile"),
+    "changed_meanwhile": L_("deal %(n)s was changed on another phone meanwhile"),
+    "deleted_meanwhile": L_("deal %(n)s was deleted on another phone meanwhile"),
+    "deals_changed": L_("the deals changed on another phone meanwhile"),
+    "entered_meanwhile": L_(
+        "deal %(n)s was entered meanwhile: the other entry cannot be added as a new deal"
+    ),
+    "choice_gone": L_("the deal this choice is about was deleted on another phone meanwhile"),
+    "one_deal_twice": L_("two of these entries are for one deal: choose between them first"),
+    "brought_back": L_("the deal was brought back on another phone meanwhile"),
+    "entered_differently": L_(
+        "deal %(n)s is entered already, and differently: both entries are kept until a scorer "
+        "chooses"
+    ),
 }
 
 

@@ -305,6 +305,37 @@ class Metamorphosis(Game):
             "{what}: its questions depend on the deal before it. Enter it once the connection is "
             "back.",
         ),
+        "refused": pgettext("metamorphosis", "deal %(n)s: %(message)s"),
+        "no_deal": pgettext("metamorphosis", "there is no deal %(n)s"),
+        "not_yet": pgettext("metamorphosis", "deal %(n)s is not entered yet: it comes first"),
+        "saved_meanwhile": pgettext(
+            "metamorphosis", "deal %(n)s was saved on another phone meanwhile"
+        ),
+        "changed_meanwhile": pgettext(
+            "metamorphosis", "deal %(n)s was changed on another phone meanwhile"
+        ),
+        "deleted_meanwhile": pgettext(
+            "metamorphosis", "deal %(n)s was deleted on another phone meanwhile"
+        ),
+        "deals_changed": pgettext("metamorphosis", "the deals changed on another phone meanwhile"),
+        "entered_meanwhile": pgettext(
+            "metamorphosis",
+            "deal %(n)s was entered meanwhile: the other entry cannot be added as a new deal",
+        ),
+        "choice_gone": pgettext(
+            "metamorphosis", "the deal this choice is about was deleted on another phone meanwhile"
+        ),
+        "one_deal_twice": pgettext(
+            "metamorphosis", "two of these entries are for one deal: choose between them first"
+        ),
+        "brought_back": pgettext(
+            "metamorphosis", "the deal was brought back on another phone meanwhile"
+        ),
+        "entered_differently": pgettext(
+            "metamorphosis",
+            "deal %(n)s is entered already, and differently: both entries are kept until a "
+            "scorer chooses",
+        ),
     }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
     decisions = ("declarations",)

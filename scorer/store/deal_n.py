@@ -84,7 +84,7 @@ def record_deal(
         count = len(stored.deal_ids)
         number = anchored(db, stored, number, anchor)
         if number > count + 1 or number < 1:
-            raise Gap(_("deal %(n)s is not entered yet: it comes first", n=count + 1), count + 1)
+            raise Gap(stored.match.words("not_yet", n=count + 1), count + 1)
         if number == count + 1:
             out.append(_add(db, stored, raw))
             return out[0]
@@ -92,7 +92,7 @@ def record_deal(
         try:
             mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
         except EntryError as e:
-            raise DealError(number, e) from None
+            raise DealError(number, e, standings.rules) from None
         theirs = stored.match.deals[number - 1]
         deal_id = stored.deal_ids[number - 1]
         if _same(mine, theirs):
@@ -180,19 +180,12 @@ def choose(
             raise Stale(_("that choice was already made on another phone"))
         number = found["number"]
         if number is None:
-            raise Stale(_("the deal this choice is about was deleted on another phone meanwhile"))
+            raise Stale(stored.match.words("choice_gone"))
         if choice == "replace":
             change = _edit(db, stored, {number: found["entry"]})
         elif choice == "next":
             if number != len(stored.deal_ids):
-                raise Stale(
-                    _(
-                        "deal %(n)s was entered meanwhile: the other entry cannot be added "
-                        "as a new deal",
-                        n=number + 1,
-                    ),
-                    number + 1,
-                )
+                raise Stale(stored.match.words("entered_meanwhile", n=number + 1), number + 1)
             change = _add(db, stored, found["entry"])
         else:
             standings = fold(stored.match, recent_kept(db, stored))
@@ -228,10 +221,10 @@ def choose_together(
         if any(f["closed"] is not None for f in found):
             raise Stale(_("that choice was already made on another phone"))
         if any(f["number"] is None for f in found):
-            raise Stale(_("the deal this choice is about was deleted on another phone meanwhile"))
+            raise Stale(stored.match.words("choice_gone"))
         numbers = [f["number"] for f in found]
         if len(set(numbers)) != len(numbers):
-            raise Stale(_("two of these entries are for one deal: choose between them first"))
+            raise Stale(stored.match.words("one_deal_twice"))
         change = _edit(db, stored, {f["number"]: f["entry"] for f in found})
         db.conn.executemany(
             "update conflicts set closed = ? where id = ?",
@@ -283,7 +276,7 @@ def revive_deal(
             return out[0]
         gone = deleted_deal(db, stored, deal_id)
         if gone is None:
-            raise Stale(_("the deal was brought back on another phone meanwhile"))
+            raise Stale(stored.match.words("brought_back"))
         number = gone["number"]
         deals, standings = checked_entry(
             gone["match"], raw, number, recent_kept(db, stored)[: number - 1]

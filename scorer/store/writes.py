@@ -271,8 +271,8 @@ def add_deal(
             seen = parse_mark(mark if "." in mark else f"{mark}.0")
             if seen and seen[0] < len(stored.deal_ids):
                 number = seen[0] + 1
-                raise Stale(_("deal %(n)s was saved on another phone meanwhile", n=number), number)
-            raise Stale(_("the deals changed on another phone meanwhile"))
+                raise Stale(stored.match.words("saved_meanwhile", n=number), number)
+            raise Stale(stored.match.words("deals_changed"))
         out.append(_add(db, stored, raw))
     return out[0]
 
@@ -297,7 +297,7 @@ def _target(stored: Stored, number: int | None, mark: str | None) -> int:
     the page's mark names (wherever it has moved), else deal ``number``."""
     if mark is None:
         if number is None or not 1 <= number <= len(stored.deal_ids):
-            raise NotFound(_("there is no deal %(n)s", n=number))
+            raise NotFound(stored.match.words("no_deal", n=number))
         return number
     seen = parse_mark(mark)
     if seen is None:
@@ -305,11 +305,9 @@ def _target(stored: Stored, number: int | None, mark: str | None) -> int:
     deal_id, rev = seen
     now_number = stored.number_of(deal_id)
     if now_number is None:
-        raise Stale(_("deal %(n)s was deleted on another phone meanwhile", n=number), None, deal_id)
+        raise Stale(stored.match.words("deleted_meanwhile", n=number), None, deal_id)
     if stored.revs[now_number - 1] != rev:
-        raise Stale(
-            _("deal %(n)s was changed on another phone meanwhile", n=now_number), now_number
-        )
+        raise Stale(stored.match.words("changed_meanwhile", n=now_number), now_number)
     return now_number
 
 

@@ -91,14 +91,11 @@ def answer(match_id: str, write):
         body = f'{{"deal":{change.number},"same":true,"computed":{change.computed_json()}}}'
         return with_etag(Response(body, mimetype="application/json"), match_id, change.version)
     if change.kind == "conflict":
-        found = store.conflict(db(), store.get(db(), match_id), change.conflict)
+        stored = store.get(db(), match_id)
+        found = store.conflict(db(), stored, change.conflict)
         return with_etag(
             jsonify(
-                error=_(
-                    "deal %(n)s is entered already, and differently: both entries are kept "
-                    "until a scorer chooses",
-                    n=change.number,
-                ),
+                error=stored.match.words("entered_differently", n=change.number),
                 deal=change.number,
                 stored=found["stored"],
                 yours=found["entry"],
