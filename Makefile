@@ -36,9 +36,10 @@ $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/message
 catalogs: $(STAMP)
 	$(BIN)/python -m scorer.catalogs
 
-# Debian's Chromium for the browser tests (Playwright cannot download its own here).
+# Debian's Chromium for the browser tests (Playwright cannot download its own here), and
+# its headless shell, which runs them at half the CPU (tests/conftest.py).
 chromium:
-	@command -v chromium >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium; }
+	@{ command -v chromium && command -v chromium-headless-shell; } >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-headless-shell; }
 
 # Debian's Caddy for `make table` and its test. Where systemd runs, the package starts
 # a caddy.service of its own on port 80, which `make table` does not use: stopped.

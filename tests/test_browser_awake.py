@@ -4,6 +4,7 @@ lets it go, and is remembered by this browser across pages and reloads."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from .test_browser_games import start
 
@@ -14,17 +15,25 @@ def state(page) -> str:
     return page.get_attribute("[data-awake]", "data-state")
 
 
+@pytest.fixture
+def page(full_chromium, browser_context_args):
+    """A phone page in Chromium itself: its headless shell refuses every wake lock."""
+    context = full_chromium.new_context(**browser_context_args)
+    yield context.new_page()
+    context.close()
+
+
 def test_keep_the_screen_on_is_a_remembered_switch(page, live_server):
     start(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
     switch = page.get_by_role("switch", name="Keep the screen on")
     assert switch.is_visible() and not switch.is_checked()
     assert state(page) == "off"
     page.locator("label:has(#awake)").tap()
-    page.wait_for_function("document.querySelector('[data-awake]').dataset.state === 'on'")
+    expect(page.locator("[data-awake]")).to_have_attribute("data-state", "on")
     assert page.evaluate("localStorage.getItem('scorer.awake')") == "1"
     # remembered: a reload (or any sheet) takes the lock again by itself
     page.reload()
-    page.wait_for_function("document.querySelector('[data-awake]').dataset.state === 'on'")
+    expect(page.locator("[data-awake]")).to_have_attribute("data-state", "on")
     assert page.get_by_role("switch", name="Keep the screen on").is_checked()
     page.locator("label:has(#awake)").tap()
     assert state(page) == "off" and page.evaluate("localStorage.getItem('scorer.awake')") is None
