@@ -191,7 +191,9 @@ class HeartsFamily(Game):
             out["heart_cards"] = self._check_heart_cards(entry["heart_cards"], in_play)
             from_cards = [len(cs) for cs in out["heart_cards"]]
             if "hearts" in entry:
-                given = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
+                given = counts(
+                    entry["hearts"], self.n, "hearts", len(in_play), pgettext("taken", "hearts")
+                )
                 for s in range(self.n):
                     if given[s] != from_cards[s]:
                         raise EntryError(
@@ -213,7 +215,9 @@ class HeartsFamily(Game):
                 _("under Spot scoring, say which hearts each player took"), "heart_cards"
             )
         elif "hearts" in entry:
-            out["hearts"] = counts(entry["hearts"], self.n, "hearts", len(in_play), _("hearts"))
+            out["hearts"] = counts(
+                entry["hearts"], self.n, "hearts", len(in_play), pgettext("taken", "hearts")
+            )
         else:
             raise EntryError(_("say how many hearts each player took"), "hearts")
         specials = tuple(self.penalty_cards)

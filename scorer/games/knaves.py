@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
-from ..i18n import L_, _, join, ngettext
+from ..i18n import L_, _, join, ngettext, pgettext
 from .base import (
     EntryError,
     Field,
@@ -112,7 +112,11 @@ class Knaves(Game):
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"tricks", "taken_by", "turn_up"})
-        out: dict = {"tricks": counts(entry.get("tricks"), self.n, "tricks", TRICKS, _("tricks"))}
+        out: dict = {
+            "tricks": counts(
+                entry.get("tricks"), self.n, "tricks", TRICKS, pgettext("taken", "tricks")
+            )
+        }
         turn_up = None
         if entry.get("turn_up") is not None:
             turn_up = parse(entry["turn_up"])

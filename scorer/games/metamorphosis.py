@@ -147,6 +147,16 @@ def counted_noun(counted: str) -> str:
     return {"clubs": _("clubs"), "hearts": _("hearts"), "spades": _("spades")}[counted]
 
 
+def taken_noun(counted: str) -> str:
+    """The count as a refusal names it: "clubs" in English (RECORD.md's "hearts add
+    up to 12"), the question's own words where a language says them ("vzaté kříže")."""
+    return {
+        "clubs": pgettext("taken", "clubs"),
+        "hearts": pgettext("taken", "hearts"),
+        "spades": pgettext("taken", "spades"),
+    }[counted]
+
+
 def field_label(counted: str) -> str:
     return {"clubs": _("Clubs taken"), "hearts": _("Hearts taken"), "spades": _("Spades taken")}[
         counted
@@ -653,14 +663,14 @@ class Metamorphosis(Game):
                 )
         if entry.get("tricks") is None:
             raise EntryError(_("say how many tricks each player took"), "tricks")
-        out["tricks"] = counts(entry["tricks"], n, "tricks", HAND, _("tricks"))
+        out["tricks"] = counts(entry["tricks"], n, "tricks", HAND, pgettext("taken", "tricks"))
         if rule.counted != "cards":
             name = rule.counted
             if entry.get(name) is None:
                 raise EntryError(
                     _("say how many %(field)s each player took", field=counted_noun(name)), name
                 )
-            got = counts(entry[name], n, name, None, counted_noun(name))
+            got = counts(entry[name], n, name, None, taken_noun(name))
             for s in range(n):
                 cards = out["tricks"][s] * n
                 if got[s] > cards:
