@@ -80,3 +80,31 @@ def test_the_table_shows_a_screenful_of_the_latest_deals_and_a_link_to_all(clien
     every = rows(text(client.get(link.group(1).replace("&amp;", "&"))))
     assert [n for n, _r in every] == list(range(1, 16))
     assert every[0][1] == ["17", "23", "3"]
+
+
+def hidden_value(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+
+
+def test_the_sheet_s_form_is_drawn_once_yet_each_page_has_its_own_token_and_key(csrf_client):
+    """The next deal's form is kept with the sheet (scorer.web.sheet.next_part): a
+    second phone's page from that drawing carries its own CSRF token (its session's)
+    and a fresh idempotency key, and its save is taken."""
+    a = csrf_client
+    made = a.post("/api/matches", json={"game": "black_maria", "players": ["A", "B", "C"]})
+    record = made.get_json()
+    sheet = f"/m/{record['id']}"
+    first, again = text(a.get(sheet)), text(a.get(sheet))  # the second from the drawing
+    assert hidden_value(first, "key") != hidden_value(again, "key")
+    b = a.application.test_client()  # another phone, opening the score link
+    assert b.get(f"{sheet}/score?key={record['edit_key']}").status_code in (200, 302)
+    page = text(b.get(sheet))
+    token = hidden_value(page, "csrf_token")
+    assert token != hidden_value(first, "csrf_token") and "\x1e" not in page
+    keys = {hidden_value(p, "key") for p in (first, again, page)}
+    assert len(keys) == 3
+    # hearts 4 6 3, Q♠ A, K♠ and A♠ B: A 17, B 23, C 3
+    form = deal_form([4, 6, 3], 0, 1, 1, expect=hidden_value(page, "expect"))
+    form.update(csrf_token=token, key=hidden_value(page, "key"))
+    assert b.post(f"{sheet}/deal", data=form).status_code == 302
+    assert totals(text(b.get(sheet))) == ["17", "23", "3"]
