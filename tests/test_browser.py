@@ -178,8 +178,9 @@ def test_check_a_black_maria_deal_trick_by_trick_and_save(page_without_js, live_
     tap_owner(page, "AS", 0)
     go(page, page.get_by_role("button", name="Check this deal trick by trick"))
     for k, trick in enumerate(played.tricks):
-        for seat, c in trick:
-            assert page.locator("fieldset.owner legend").inner_text() == f"{names[seat]} plays"
+        for i, (seat, c) in enumerate(trick):
+            said = f"{names[seat]} leads" if i == 0 else f"{names[seat]} plays"
+            assert page.locator("fieldset.owner legend").inner_text() == said
             with page.expect_navigation():
                 page.locator(f"button.pick[value='{c}']").tap()
         # the app names each trick's winner, under the picker and in the folded list

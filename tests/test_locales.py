@@ -449,7 +449,7 @@ REFUSED = {
     "pl": "D♠: wskaż, kto wziął",
     "ru": "укажите, кто взял Д♠",
     "cs": "uveďte, kdo vzal Q♠",
-    "eo": "diru, kiu prenis Q♠",
+    "eo": "diru, al kiu iris Q♠",
 }
 # The page shows it alone, as a sentence: with a capital letter (the API as it is).
 SHOWN = {
@@ -457,7 +457,7 @@ SHOWN = {
     "pl": "D♠: wskaż, kto wziął",
     "ru": "Укажите, кто взял Д♠",
     "cs": "Uveďte, kdo vzal Q♠",
-    "eo": "Diru, kiu prenis Q♠",
+    "eo": "Diru, al kiu iris Q♠",
 }
 
 

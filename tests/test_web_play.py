@@ -48,7 +48,7 @@ def test_the_check_starts_from_the_quick_entry_and_names_whose_turn(client):
         "taken_by": {"QS": 0, "KS": 1, "AS": 1},
     }
     # Ala deals; Bartek, the eldest, leads
-    assert "<legend>Bartek plays</legend>" in page
+    assert "<legend>Bartek leads</legend>" in page
     # 2♣ is out of a 3-player Black Maria pack
     assert re.search(r'value="2C" class="pick"\s+disabled', page)
 
@@ -56,9 +56,10 @@ def test_the_check_starts_from_the_quick_entry_and_names_whose_turn(client):
 def test_a_trick_names_its_winner_and_the_next_leader(client):
     mid, page = start(client)
     r, page = tap(client, mid, page, "5H")  # Bartek leads 5♥
+    assert "<legend>Celina plays</legend>" in page  # follows, not leads
     r, page = tap(client, mid, page, "9H")  # Celina 9♥
     r, page = tap(client, mid, page, "KH")  # Ala K♥ wins
-    assert '<span class="won">→ Ala</span>' in page and "<legend>Ala plays</legend>" in page
+    assert '<span class="won">→ Ala</span>' in page and "<legend>Ala leads</legend>" in page
     assert re.search(r'value="KH" class="pick red"\s+disabled', page)  # played: greyed
 
 

@@ -494,6 +494,11 @@ class Progress:
     complete: bool
     entry: dict | None  # the deal's entry (quick-entry shape, checked) once complete
 
+    @property
+    def leading(self) -> bool:
+        """Is ``turn`` to lead, the trick being played still without a card?"""
+        return self.turn is not None and self.turn == self.leader
+
 
 def progress(rules: Game, plan: Plan, play: Any, given: dict | None = None) -> Progress:
     """Check the tricks entered so far of the deal ``plan`` describes.

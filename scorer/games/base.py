@@ -443,6 +443,7 @@ DEAL_WORDS = {
     "delete_all": L_("Delete the match and all its deals"),
     "column": L_("deal"),  # the CSV's and the spreadsheet's column of deal numbers
     "deals": L_("Deals"),  # the sheet's table of them
+    "show_all": L_("Show all %(n)s deals"),  # under the table of the latest
     "edit": L_("Edit deal %(n)s"),
     "chart": L_("Running totals after each deal"),
     # what the sheet, the history and the forms say of a deal

@@ -410,7 +410,7 @@ class Hearts(HeartsFamily):
             L_("Standard: a heart 1, Q♠ 13. Spot: hearts by face value, Q♠ 25."),
             source=L_("the Czech rules"),
             choices=("standard", "spot"),
-            choice_labels=(L_("Standard"), L_("Spot")),
+            choice_labels=(pgettext("scoring", "Standard"), L_("Spot")),
         ),
         SPOT_VALUES_OPTION,
         OMNIBUS_OPTION,

@@ -196,6 +196,7 @@ class Metamorphosis(Game):
         "delete_all": pgettext("metamorphosis", "Delete the match and all its deals"),
         "column": pgettext("metamorphosis", "deal"),
         "deals": pgettext("metamorphosis", "Deals"),
+        "show_all": pgettext("metamorphosis", "Show all %(n)s deals"),
         "edit": pgettext("metamorphosis", "Edit deal %(n)s"),
         "chart": pgettext("metamorphosis", "Running totals after each deal"),
         "saved": pgettext("metamorphosis", "Deal %(n)s saved."),
@@ -373,7 +374,7 @@ class Metamorphosis(Game):
                 "the short Russian summary"
             ),
             choices=("standard", "seed001"),
-            choice_labels=(L_("Standard"), L_("The short Russian summary")),
+            choice_labels=(pgettext("variant", "Standard"), L_("The short Russian summary")),
         ),
     )
 
