@@ -537,13 +537,18 @@ def init_app(app) -> None:
 
     app.register_blueprint(bp)
 
-    @app.context_processor
-    def languages():
+    # functions the page calls, not a context processor: a processor runs for every
+    # template drawn, and a sheet draws a score of parts (its rows, the next deals)
+    @app.template_global()
+    def page_lang() -> str:
+        return str(get_locale() or DEFAULT).replace("_", "-")
+
+    @app.template_global()
+    def language_links() -> list[dict]:
         here = request.full_path.rstrip("?") if has_request_context() else "/"
         lang = str(get_locale() or DEFAULT)
-        return {
-            "page_lang": lang.replace("_", "-"),
-            "language_links": [
+        return (
+            [
                 {
                     "code": code,
                     "name": language_name(code),
@@ -553,8 +558,8 @@ def init_app(app) -> None:
                 for code in LANGUAGES
             ]
             if len(LANGUAGES) > 1
-            else [],
-        }
+            else []
+        )
 
     @app.template_filter("num")
     def num_filter(value):

@@ -449,7 +449,7 @@ REFUSED = {
     "pl": "D♠: wskaż, kto wziął",
     "ru": "укажите, кто взял Д♠",
     "cs": "uveďte, kdo vzal Q♠",
-    "eo": "diru, al kiu iris Q♠",
+    "eo": "diru, kiu prenis Q♠",
 }
 # The page shows it alone, as a sentence: with a capital letter (the API as it is).
 SHOWN = {
@@ -457,7 +457,7 @@ SHOWN = {
     "pl": "D♠: wskaż, kto wziął",
     "ru": "Укажите, кто взял Д♠",
     "cs": "Uveďte, kdo vzal Q♠",
-    "eo": "Diru, al kiu iris Q♠",
+    "eo": "Diru, kiu prenis Q♠",
 }
 
 
@@ -739,13 +739,39 @@ def test_a_message_shown_alone_begins_with_a_capital(client, lang):
     assert SENTENCE[lang] in visible(r.get_data(as_text=True))
 
 
+# Slobberhannes asks of its tricks as tricks and of its queen as a card (the eo
+# reader: "kiu prenis la lasta truko" cannot be, "al kiu iris Q♣" is not how one asks).
+WHO_TOOK = {
+    "en": ("say who took the last trick", "say who took Q♣"),
+    "pl": ("ostatnia lewa: wskaż, kto ją wziął", "D♣: wskaż, kto wziął"),
+    "ru": ("последняя взятка: укажите, кто её взял", "укажите, кто взял Д♣"),
+    "cs": ("poslední zdvih: uveďte, kdo ho vzal", "uveďte, kdo vzal Q♣"),
+    "eo": ("diru, al kiu iris la lasta truko", "diru, kiu prenis Q♣"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_missing_taker_is_asked_for_as_a_trick_or_a_card(client, lang):
+    record = {"game": "slobberhannes", "players": NAMES[:4], "first_dealer": 0, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    trick, card = WHO_TOOK[lang]
+    for taken_by, said in (
+        ({"first_trick": 0, "QC": 1}, trick),
+        ({"first_trick": 0, "last_trick": 2}, card),
+    ):
+        r = client.post(
+            f"/api/matches/{mid}/deals", json={"taken_by": taken_by}, headers=HEADERS[lang]
+        )
+        assert r.status_code == 400 and said in r.get_json()["error"], r.get_json()
+
+
 # A count that does not add up names the question as the form asks it ("Hearts taken"),
 # where a language says it so; English keeps RECORD.md's "hearts add up to 14".
 COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
     "pl": "Wzięte kiery: razem 14, a w grze jest 13",
     "ru": "Взятые черви: в сумме 14, а в игре их 13",
-    "cs": "Vzatá srdce: součet je 14, ale ve hře je jich jen 13",
+    "cs": "Vzatá srdce: součet je 14, ale má být 13",
     "eo": "Prenitaj koroj: la sumo estas 14, sed devas esti 13",
 }
 

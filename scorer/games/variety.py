@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..cards import FULL_PACK, RED, SYMBOLS
-from ..i18n import L_, _, join, ngettext
+from ..i18n import L_, _, join, ngettext, pgettext
 from .base import (
     EntryError,
     Field,
@@ -879,13 +879,15 @@ def _tricks(k: int) -> str:
 
 
 def _count_noun(key: str) -> str:
+    """What a type counts, as "say how many … the attackers took" asks it (the
+    context "how many": Czech, Polish and Russian ask in the genitive)."""
     return {
-        "tricks": _("tricks"),
-        "spades": _("spades"),
-        "red": _("red cards"),
-        "black_tj": _("black tens and jacks"),
-        "red_tj": _("red tens and jacks"),
-        "clubs": _("clubs"),
+        "tricks": pgettext("how many", "tricks"),
+        "spades": pgettext("how many", "spades"),
+        "red": pgettext("how many", "red cards"),
+        "black_tj": pgettext("how many", "black tens and jacks"),
+        "red_tj": pgettext("how many", "red tens and jacks"),
+        "clubs": pgettext("how many", "clubs"),
     }[key]
 
 
