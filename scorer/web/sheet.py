@@ -74,7 +74,7 @@ def sheet(match_id: str):
     top, tail = drawn().get(
         etag, lambda: (draw("_sheet_top.html", context), draw("_sheet_tail.html", context))
     )
-    next_deal, entry = next_part(stored, st, context, etag)
+    next_deal, entry = next_part(stored, st, context)
     page = render_template(
         "_sheet_body.html" if live else "sheet.html",
         **context,
@@ -98,10 +98,10 @@ def sheet(match_id: str):
 TOKEN_SLOT, KEY_SLOT = "\x1etoken\x1e", "\x1ekey\x1e"
 
 
-def next_part(stored: store.Stored, st, context: dict, etag: str) -> tuple[Markup, bool]:
+def next_part(stored: store.Stored, st, context: dict) -> tuple[Markup, bool]:
     """The sheet's next deal (_sheet_next.html) and whether a deal form is in it. A
     scorer enters the next deal on the sheet itself, with the deal page's form: it
-    is drawn once per ETag, like the sheet's head and tail, with slots for what each
+    is drawn once per version, like the sheet's head and tail, with slots for what each
     page's form carries of its own (the CSRF token, the idempotency key), which are
     filled in on every request. Drawing the form took half of a Hearts sheet's time."""
 
@@ -119,6 +119,8 @@ def next_part(stored: store.Stored, st, context: dict, etag: str) -> tuple[Marku
             html = html.replace(entry["form"].key.data, KEY_SLOT)
         return html, entry is not None
 
+    # the same whether the table shows all deals or the latest
+    etag = sheet_etag(stored.pub, stored.version, context["can_score"], False)
     html, has_form = drawn().get(("next", etag), draw_next)
     html = html.replace(TOKEN_SLOT, generate_csrf()).replace(KEY_SLOT, new_key())
     return Markup(html), has_form
