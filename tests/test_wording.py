@@ -80,7 +80,9 @@ def test_options_say_when_they_apply(client):
     page = client.get("/new/black_maria").get_data(as_text=True)
     spot = fieldset(page, "spot_values")
     assert 'data-when="opt_scoring" data-when-value="spot"' in spot
-    assert "Only when Scoring is “Spot: hearts by value, Q♠ 25, K♠ 10, A♠ 7”." in visible(spot)
+    # the value by its name, the words before its label's colon (the pl reader: the whole
+    # label quoted made a clumsy sentence)
+    assert "Only when Scoring is “Spot”." in visible(spot)
     deals = fieldset(page, "deals")
     assert 'data-when="opt_end" data-when-value="deals"' in deals
     assert "Only when End is “After a number of deals”." in visible(deals)
@@ -94,6 +96,9 @@ def test_options_say_when_they_apply(client):
     # the rules page says it too
     rules = visible(client.get("/rules/black_maria").get_data(as_text=True))
     assert "Only when End is “After a number of deals”." in rules
+    polish = client.get("/new/black_maria", headers={"Accept-Language": "pl"})
+    said = "Tylko gdy ustawienie „Punktacja” ma wartość „Według wartości kart”."
+    assert said in visible(fieldset(polish.get_data(as_text=True), "spot_values"))
 
 
 def test_a_condition_names_an_option_of_the_same_game():

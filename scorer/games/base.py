@@ -638,15 +638,19 @@ class Game(ABC):
     @classmethod
     def option_condition(cls, option: Option) -> str:
         """When an option applies only under another's value, that in words
-        ("Only when Scoring is “Spot”."); else ""."""
+        ("Only when Scoring is “Spot”."): the value by its name, the words before
+        its label's colon ("Spot: hearts by face value, …"); else "". Drawn now,
+        in the page's language."""
         if option.when is None:
             return ""
         key, value = option.when
         other = next(o for o in cls.options if o.key == key)
-        return _(
-            "Only when %(option)s is “%(choice)s”.",
-            option=other.label,
-            choice=other.value_words(value),
+        return str(
+            _(
+                "Only when %(option)s is “%(choice)s”.",
+                option=other.label,
+                choice=str(other.value_words(value)).split(": ")[0],
+            )
         )
 
     # The fold's questions (override) -------------------------------------
