@@ -478,3 +478,14 @@ def test_numbers_too_long_for_the_database_are_no_address(phones):
     for url in [f"/m/{mid}/undo/{huge}", f"/m/{mid}/deal/{huge}/delete", f"/m/{mid}/deal/{huge}"]:
         assert a.post(url, data={}).status_code == 404, url
     assert a.get(f"/m/{huge}").status_code == 404
+
+
+def test_a_notice_said_twice_before_a_page_is_read_shows_once(app, phones):
+    """Two score links opened before either sheet is read: the same notice waits
+    twice; the page says it once (the pl and cs readers saw it repeated)."""
+    a, b, _c = phones
+    first, second = made_by(a), made_by(a)
+    for mid in (first, second):
+        assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
+    page = text(b.get(f"/m/{second}"))
+    assert page.count("You score this match on this phone now.") == 1
