@@ -108,3 +108,35 @@ def test_the_sheet_s_form_is_drawn_once_yet_each_page_has_its_own_token_and_key(
     form.update(csrf_token=token, key=hidden_value(page, "key"))
     assert b.post(f"{sheet}/deal", data=form).status_code == 302
     assert totals(text(b.get(sheet))) == ["17", "23", "3"]
+
+
+def test_a_sheet_kept_whole_mid_match_is_each_phone_s_own(csrf_client):
+    """Mid-match the whole sheet is kept per ETag (scorer.web.sheet): a second
+    scorer's page from it carries its own token and keys and no Undo of the first
+    phone's; a notice still shows, and the page follows every change."""
+    a = csrf_client
+    # hearts 4 6 3, Q♠ A, K♠ and A♠ B: A 17, B 23, C 3
+    first = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    made = a.post(
+        "/api/matches",
+        json={"game": "black_maria", "players": ["A", "B", "C"], "deals": [first]},
+    )
+    record = made.get_json()
+    sheet = f"/m/{record['id']}"
+    b = a.application.test_client()
+    assert b.get(f"{sheet}/score?key={record['edit_key']}").status_code == 302
+    assert "You score this match" in text(b.get(sheet))  # the notice, drawn afresh
+    kept, again = text(a.get(sheet)), text(b.get(sheet))  # B's from A's drawing
+    assert totals(again) == ["17", "23", "3"] and "\x1e" not in again
+    assert hidden_value(kept, "csrf_token") != hidden_value(again, "csrf_token")
+    assert hidden_value(kept, "key") != hidden_value(again, "key")
+    # B saves deal 2 from that page: hearts 0 5 8, Q♠ and K♠ C, A♠ A → A 24, B 28, C 34
+    form = deal_form([0, 5, 8], 2, 2, 0, expect=hidden_value(again, "expect"))
+    form.update(csrf_token=hidden_value(again, "csrf_token"), key=hidden_value(again, "key"))
+    saved = b.post(f"{sheet}/deal", data=form, follow_redirects=True)
+    assert "Deal 2 saved." in text(saved) and totals(text(saved)) == ["24", "28", "34"]
+    mine = text(b.get(sheet))  # kept now, with B's Undo in it
+    assert "Undo: Deal 2 saved." in mine and 'class="flash' not in mine  # the notice was said
+    theirs = text(a.get(sheet))  # the same version for A: no Undo of B's change
+    assert totals(theirs) == ["24", "28", "34"] and "Undo:" not in theirs
+    assert hidden_value(mine, "key") != hidden_value(text(b.get(sheet)), "key")

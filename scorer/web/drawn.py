@@ -35,6 +35,15 @@ def drawn() -> Recent:
     return current_app.extensions.setdefault("scorer.drawn", Recent(DRAWN))
 
 
+# whole sheets mid-match (scorer.web.sheet), 10–30 kB each: a few hundred tables
+PAGES = 256
+
+
+def drawn_pages() -> Recent:
+    """This app's kept sheets."""
+    return current_app.extensions.setdefault("scorer.pages", Recent(PAGES))
+
+
 # whole bodies (the API read, the CSVs) are larger and asked for less often
 BODIES = 128
 

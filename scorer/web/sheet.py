@@ -11,6 +11,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import get_locale
@@ -23,7 +24,7 @@ from ..store import get_db as db
 from ..store.db import close_db
 from . import access
 from .deal_form import ahead, sheet_entry
-from .drawn import deal_rows, draw, drawn
+from .drawn import deal_rows, draw, drawn, drawn_pages
 from .forms import (
     ConfirmForm,
 )
@@ -71,39 +72,57 @@ def sheet(match_id: str):
         "deals": "all" if show_all else None,
         "shown_deals": SHEET_DEALS,
     }
-    top, tail = drawn().get(
-        etag, lambda: (draw("_sheet_top.html", context), draw("_sheet_tail.html", context))
-    )
-    next_deal, entry = next_part(stored, st, context)
-    page = render_template(
-        "_sheet_body.html" if live else "sheet.html",
-        **context,
-        top=top,
-        tail=tail,
-        next_part=next_deal,
-        entry=entry,
-        title=title(match),
-        confirm=ConfirmForm(),
-        etag=etag,
-        undo=last_change(stored) if can_score else None,
-        choices=store.conflicts(db(), stored) if can_score else [],
-    )
-    response = Response(page)
+    undo = last_change(stored) if can_score else None
+
+    def draw_page() -> str:
+        top, tail = drawn().get(
+            etag, lambda: (draw("_sheet_top.html", context), draw("_sheet_tail.html", context))
+        )
+        next_deal, entry = next_part(stored, st, context)
+        page = render_template(
+            "_sheet_body.html" if live else "sheet.html",
+            **context,
+            top=top,
+            tail=tail,
+            next_part=next_deal,
+            entry=entry,
+            title=title(match),
+            confirm=ConfirmForm(),
+            etag=etag,
+            undo=undo,
+            choices=store.conflicts(db(), stored) if can_score else [],
+        )
+        page = page.replace(generate_csrf(), TOKEN_SLOT)
+        return page.replace(undo["key"], UNDO_SLOT) if undo else page
+
+    # Mid-match, a sheet is the same for every phone that sees it as this one does (its
+    # ETag: version, language, scorer or watcher), but for its Undo (this browser's last
+    # change) and its notices: kept whole, with slots, unless a notice waits. Before the
+    # first deal and at the end it says what this browser's ratings are: drawn each time.
+    if st.rows and not st.finished and not show_all and not session.get("_flashes"):
+        key = ("page", etag, live, request.full_path, undo and undo["event"])
+        page = drawn_pages().get(key, draw_page)
+    else:
+        page = draw_page()
+    page = page.replace(TOKEN_SLOT, generate_csrf()).replace(KEY_SLOT, new_key())
+    response = Response(page.replace(UNDO_SLOT, new_key()) if undo else page)
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
     response.headers["Cache-Control"] = "no-cache"
     return response
 
 
-# what a page's forms carry of their own (a kept drawing has these in their place)
-TOKEN_SLOT, KEY_SLOT = "\x1etoken\x1e", "\x1ekey\x1e"
+# what a page's forms carry of their own (a kept drawing has these in their place):
+# the CSRF token, the next deal's idempotency key, the Undo's
+TOKEN_SLOT, KEY_SLOT, UNDO_SLOT = "\x1etoken\x1e", "\x1ekey\x1e", "\x1eundo\x1e"
 
 
 def next_part(stored: store.Stored, st, context: dict) -> tuple[Markup, bool]:
     """The sheet's next deal (_sheet_next.html) and whether a deal form is in it. A
     scorer enters the next deal on the sheet itself, with the deal page's form: it
     is drawn once per version, like the sheet's head and tail, with slots for what each
-    page's form carries of its own (the CSRF token, the idempotency key), which are
-    filled in on every request. Drawing the form took half of a Hearts sheet's time."""
+    page's form carries of its own (the CSRF token, the idempotency key), which the
+    sheet fills in on every request. Drawing the form took half of a Hearts sheet's
+    time."""
 
     def draw_next() -> tuple[str, bool]:
         entry = sheet_entry(stored, st) if context["can_score"] else None
@@ -122,7 +141,6 @@ def next_part(stored: store.Stored, st, context: dict) -> tuple[Markup, bool]:
     # the same whether the table shows all deals or the latest
     etag = sheet_etag(stored.pub, stored.version, context["can_score"], False)
     html, has_form = drawn().get(("next", etag), draw_next)
-    html = html.replace(TOKEN_SLOT, generate_csrf()).replace(KEY_SLOT, new_key())
     return Markup(html), has_form
 
 
