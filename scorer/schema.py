@@ -301,3 +301,47 @@ def m010_deal_changes(db: Database) -> None:
         " after update of match_id, pos, rev, entry, deleted on deals begin"
         f" update deals set seq = {DEAL_SEQ} where id = new.id; end"
     )
+
+
+@migrations()
+def m011_browser_lists(db: Database) -> None:
+    """A browser's home page read by an index, its figures kept with the writes
+    (issue 22): each ``browsers`` row carries its match's ``updated`` (kept by a
+    trigger), so the latest 30 are read in that order from an index, not sorted
+    from all; and ``browser_lists.stamp`` moves with every change to a browser's
+    list (a match written, deleted or restored, a match more), so what a process
+    keeps of the list (its count, its filters' choices) is checked by one row."""
+    if "updated" not in db["browsers"].columns_dict:
+        db.execute("alter table browsers add column updated text")
+    db.execute(
+        "update browsers set updated = (select m.updated from matches m where m.id = match_id)"
+    )
+    db.execute(
+        "create index if not exists browsers_latest on browsers (browser, updated, match_id)"
+    )
+    db.execute(
+        "create table if not exists browser_lists"
+        " (browser text primary key, stamp integer not null default 0)"
+    )
+    db.execute(
+        "insert or ignore into browser_lists (browser) select distinct browser from browsers"
+    )
+    db.execute(
+        "create trigger if not exists browsers_listed after insert on browsers begin"
+        " update browsers set updated = (select m.updated from matches m where m.id = new.match_id)"
+        " where browser = new.browser and match_id = new.match_id;"
+        " insert or ignore into browser_lists (browser) values (new.browser);"
+        " update browser_lists set stamp = stamp + 1 where browser = new.browser; end"
+    )
+    db.execute(
+        "create trigger if not exists browsers_unlisted after delete on browsers begin"
+        " update browser_lists set stamp = stamp + 1 where browser = old.browser; end"
+    )
+    db.execute(
+        "create trigger if not exists matches_listed"
+        " after update of updated, version, deleted, game, players, summary, kept on matches"
+        " begin"
+        " update browsers set updated = new.updated where match_id = new.id;"
+        " update browser_lists set stamp = stamp + 1"
+        " where browser in (select browser from browsers where match_id = new.id); end"
+    )

@@ -70,16 +70,23 @@ def _mine(browser: str) -> tuple[str, list]:
 
 # What a browser's lists cost to work out over all its matches (the figures kept
 # afresh, how many there are, the filters' choices) is kept by this process
-# under the browser's fingerprint (see _fingerprint): any write to any of its
-# matches, a match more or fewer, moves it.
+# under the browser's stamp (see _fingerprint): any write to any of its matches,
+# a match more or fewer, moves it.
 _LISTS = Recent(512)
 
 
 def _fingerprint(db: Database, browser: str) -> tuple:
-    """What moves with any change to the matches a browser lists: how many, the
-    sum of their versions (each write moves one on), the newest."""
-    frm, args = _mine(browser)
-    return tuple(db.execute(f"select count(*), total(m.version), max(m.id) {frm}", args).fetchone())
+    """What moves with any change to the matches a browser lists: its stamp,
+    which triggers move with every write to them, a match more or fewer (schema
+    m011), and the database's generation (a restore starts a new one, whose
+    stamps may repeat). One row, however many matches the browser has."""
+    return tuple(
+        db.execute(
+            "select (select stamp from browser_lists where browser = ?),"
+            " (select user_version from pragma_user_version)",
+            [browser],
+        ).fetchone()
+    )
 
 
 def _refresh(db: Database, browser: str) -> None:
@@ -129,7 +136,9 @@ def summaries(
     ids = [
         r[0]
         for r in db.execute(
-            f"select m.id {frm} order by m.updated desc, m.id desc limit ? offset ?",
+            # the browser's rows in the order of an index (browsers_latest): the
+            # latest page is read, not all of them sorted
+            f"select m.id {frm} order by b.updated desc, b.match_id desc limit ? offset ?",
             [*args, PER_PAGE, (max(page, 1) - 1) * PER_PAGE],
         )
     ]
