@@ -327,3 +327,21 @@ def test_show_all_draws_every_row_with_its_points_totals_and_edit_link(app):
         polish = str(translated("Edit deal %(n)s", n=30))
     assert polish.startswith("Popraw") or polish.startswith("Edytuj")  # the catalog's
     assert f'aria-label="{polish}"' in text(a.get(f"/m/{mid}?deals=all"))
+
+
+def test_show_all_of_a_long_match_is_compressed_and_reads_whole(app):
+    """A page past 64 kB ("Show all" of 250 deals) is compressed by the sheet itself at
+    a faster Brotli level (scorer.web.drawn.pack_big); it reads back whole, and a
+    browser without Brotli gets it as Flask-Compress sends pages."""
+    a = app.test_client()
+    record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]}
+    record |= {"options": {"target": 100_000}, "deals": [D1] * 250}
+    mid = a.post("/api/matches", json=record).get_json()["id"]
+    r = a.get(f"/m/{mid}?deals=all", headers={"Accept-Encoding": "br"})
+    assert r.headers["Content-Encoding"] == "br" and "Accept-Encoding" in r.headers["Vary"]
+    page = brotli.decompress(r.data).decode()
+    assert len(page) > 64 * 1024 and len(r.data) < len(page) / 5
+    assert len(re.findall(r'<th scope="row">', page)) == 250 and page.rstrip().endswith("</html>")
+    r = a.get(f"/m/{mid}?deals=all", headers={"Accept-Encoding": "gzip"})
+    assert r.headers["Content-Encoding"] == "gzip"
+    assert len(re.findall(r'<th scope="row">', gzip.decompress(r.data).decode())) == 250

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import brotli
 from flask import (
     Response,
     current_app,
@@ -92,6 +93,26 @@ def kept_download(
                 response.make_conditional(request)
             return response
     response.set_data(body())
+    return response
+
+
+# "Show all" of a long match is a page of hundreds of kB (465 kB at 1,000 deals):
+# Brotli at Flask-Compress's level 5 took 8 ms of it, at 3 2.3 ms for a sixth
+# more bytes (40 kB, not 34). Smaller pages keep level 5 (scorer/__init__.py).
+BIG_PAGE, BIG_LEVEL = 64 * 1024, 3
+
+
+def pack_big(response: Response) -> Response:
+    """A page past BIG_PAGE compressed here at BIG_LEVEL, for a browser that takes
+    Brotli (Flask-Compress leaves a body that has its encoding); else as it is."""
+    config = current_app.config
+    algorithm = _choose_algorithm(
+        _format(config["COMPRESS_ALGORITHM"]), request.headers.get("Accept-Encoding", "")
+    )
+    data = response.get_data()
+    if algorithm == "br" and len(data) >= BIG_PAGE:
+        response.set_data(brotli.compress(data, quality=BIG_LEVEL))
+        response.headers["Content-Encoding"] = "br"
     return response
 
 

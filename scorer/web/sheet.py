@@ -24,7 +24,7 @@ from ..store import get_db as db
 from ..store.db import close_db
 from . import access
 from .deal_form import ahead, sheet_entry
-from .drawn import deal_rows, draw, drawn, drawn_pages
+from .drawn import deal_rows, draw, drawn, drawn_pages, pack_big
 from .forms import (
     ConfirmForm,
 )
@@ -108,7 +108,7 @@ def sheet(match_id: str):
     response = Response(page.replace(UNDO_SLOT, new_key()) if undo else page)
     response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    return pack_big(response) if show_all else response
 
 
 # what a page's forms carry of their own (a kept drawing has these in their place):
