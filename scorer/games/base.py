@@ -338,7 +338,7 @@ def owners(
                 out[c] = None
                 continue
             if not is_card(c):  # a trick ("the last trick"), which some languages say otherwise
-                raise EntryError(_("say who took %(trick)s", trick=labels[c]), what)
+                raise EntryError(_("say who took %(trick)s", trick=name_of(c)), what)
             raise EntryError(_("say who took %(card)s", card=name_of(c)), what)
         out[c] = seat(v, n, name_of(c))
     return out

@@ -1,6 +1,8 @@
 """The score sheet: the live page every phone follows (a bodiless 304 while
-nothing changed), its parts drawn once per version, the next deal's form for a
-scorer; and the old numbered links of matches made before ids."""
+nothing changed), its parts drawn once per version and, mid-match, the whole
+page kept with slots for what is each page's own (its CSRF token, its keys, this
+browser's Undo); the next deal's form for a scorer; and the old numbered links of
+matches made before ids."""
 
 from __future__ import annotations
 
