@@ -32,6 +32,37 @@ def trials(full: int, quick: int) -> int:
     return full if STRESS else quick
 
 
+# The files that take longest, longest first (seconds of a run, measured with
+# --junitxml at db76532). `make test` shares the files between two workers
+# (pytest-xdist, --dist loadfile) in the order they are collected: handed out
+# longest first, the last files to start are short ones and neither worker waits
+# long for the other at the end. Only the order changes; a stale list costs time.
+LONGEST = [
+    "test_browser_offline",  # 36 s
+    "test_browser_deal_n",  # 34
+    "test_browser_layout",  # 29
+    "test_browser",  # 21
+    "test_locales",  # 20
+    "test_browser_actions",  # 19
+    "test_clean_start",  # 18
+    "test_browser_check",  # 18
+    "test_live_wait",  # 17
+    "test_browser_compendium",  # 16
+    "test_browser_locales",  # 16
+    "test_table_sim",  # 15
+    "test_browser_a11y",  # 15
+    "test_browser_table",  # 14
+    "test_engine_random",  # 13
+    "test_browser_games",  # 11
+    "test_browser_entry",  # 9
+]
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: n for n, name in enumerate(LONGEST)}
+    items.sort(key=lambda item: rank.get(item.path.stem, len(LONGEST)))  # stable
+
+
 # Hypothesis's deadline (200 ms an example unless a test sets its own) is a clock,
 # not a check of the game: on a shared machine at a load of 10 an example of a pure
 # function took 330 ms once and 1 ms when replayed, and the test failed as "flaky".

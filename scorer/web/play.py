@@ -122,7 +122,7 @@ def check_deal(match_id: str):
     number = _deal_number(request.values.get("deal"))
     rules, plan, stored = deal_plan(stored_match, number)
     if plan is None:
-        flash(GAMES[match.game].words("over"))
+        flash(match.words("over"))
         return redirect(url_for("sheet.sheet", match_id=match_id))
     names, n = match.players, rules.n
     form = CheckForm()
@@ -177,7 +177,7 @@ def check_deal(match_id: str):
         _undo(play)
     now = progress(rules, plan, play, decisions)
     if "save" in request.form and not (now.complete and now.entry):
-        error = GAMES[match.game].words(
+        error = match.words(
             "incomplete",
             num=setup.tricks if setup else 0,
             k=len(now.winners),
@@ -190,7 +190,7 @@ def check_deal(match_id: str):
             error = refusal(e, number, GAMES[match.game])
         except store.StoreError as e:
             why = e.message[:1].upper() + e.message[1:]
-            error = GAMES[match.game].words("nothing_saved", why=why)
+            error = match.words("nothing_saved", why=why)
         else:
             return redirect(landing(match_id, change))
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
