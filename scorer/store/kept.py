@@ -252,7 +252,8 @@ def _standings(db: Database, stored: Stored) -> Standings:
     if before is not None and before[1] is kept and isinstance(st.kept, KeptList):
         # the fold's list is the one drawn from (and loaded): its first deals are those read
         LOADED.put(stored.pub, (before[0][: st.folded_from], st.kept))
-    if st.folded_from < len(st.kept):
+    # (a match of no deals has nothing to fold, but its kept summary may be stale)
+    if st.folded_from < len(st.kept) or stored.kept != f"{STAMP}:{stored.version}":
         with contextlib.suppress(sqlite3.OperationalError):  # busy: the next read keeps it
             with writing(db):
                 if db.execute(

@@ -89,9 +89,10 @@ def _fingerprint(db: Database, browser: str) -> tuple:
     )
 
 
-def _refresh(db: Database, browser: str) -> None:
+def _refresh(db: Database, browser: str) -> int:
     """Fold afresh the matches of a browser whose kept figures are missing or
-    were made by other code (after an upgrade): once, then never again."""
+    were made by other code (after an upgrade): once, then never again. How
+    many it kept afresh (each moves the browser's stamp)."""
     frm, args = _mine(browser)
     stale = db.execute(
         f"select m.id {frm} and (m.kept is null or m.kept != ? || ':' || m.version)",
@@ -100,6 +101,7 @@ def _refresh(db: Database, browser: str) -> None:
     for (match_id,) in stale:
         with contextlib.suppress(DealError):
             standings(db, get(db, match_id))
+    return len(stale)
 
 
 def summaries(
@@ -117,8 +119,9 @@ def summaries(
     The page's rows are read by id once the order has picked them."""
     if not browser:
         return [], 0
-    fingerprint = _fingerprint(db, browser)  # a refresh keeps figures: it moves nothing
-    _LISTS.get(("fresh", browser, fingerprint), lambda: _refresh(db, browser))
+    fingerprint = _fingerprint(db, browser)
+    if _LISTS.get(("fresh", browser, fingerprint), lambda: _refresh(db, browser)):
+        fingerprint = _fingerprint(db, browser)  # the figures it kept moved the stamp
     frm, args = _mine(browser)
     if game:
         frm += " and m.game = ?"
