@@ -265,7 +265,7 @@ WHOLE_KEPT = "substr(kept, 1, 2) = X'8005' and substr(kept, -1) = X'2E'"
 def m009_whole_kept_index(db: Database) -> None:
     """The live deals of a match whose kept fold is whole, counted from an index
     alone (issue 22): a write at deal 2,000 trusts what the deals keep without
-    reading 2,000 pickles first."""
+    reading 2,000 pickles first. (Dropped by m012: m010 counts the others.)"""
     db.execute(
         "create index if not exists deals_whole on deals (match_id)"
         f" where deleted is null and {WHOLE_KEPT}"
@@ -345,3 +345,11 @@ def m011_browser_lists(db: Database) -> None:
         " update browser_lists set stamp = stamp + 1"
         " where browser in (select browser from browsers where match_id = new.id); end"
     )
+
+
+@migrations()
+def m012_drop_whole_kept_index(db: Database) -> None:
+    """m009's index of the deals whose kept fold is whole: nothing reads it since
+    m010 found the deals not whole from an index of those alone, and every write
+    to a deal's kept fold kept it up to date for nothing."""
+    db.execute("drop index if exists deals_whole")

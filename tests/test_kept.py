@@ -296,3 +296,14 @@ def test_a_worker_reads_the_deals_another_worker_changed_since_it_last_read(db):
     change = store.add_deal(db, match_id, deals[5])  # a write of this worker's after all that
     assert change.computed == fresh(db, match_id).computed()
     assert_kept_is_fresh(db, match_id)
+
+
+def test_no_index_is_kept_up_to_date_for_nothing(tmp_path):
+    # m009's index of the whole kept folds is read by nothing since m010 (the
+    # deals not whole are found from an index of those alone): m012 drops it
+    conn = store.connect(str(tmp_path / "fresh.db"))
+    store.schema.migrate(conn)
+    indexes = {r[0] for r in conn.execute("select name from sqlite_master where type = 'index'")}
+    assert "deals_unwhole" in indexes
+    assert "deals_whole" not in indexes
+    conn.close()

@@ -71,9 +71,7 @@ def kept_download(
 
     response = Response(headers=headers)
     config = current_app.config
-    algorithm = _choose_algorithm(
-        _format(config["COMPRESS_ALGORITHM"]), request.headers.get("Accept-Encoding", "")
-    )
+    algorithm = _accepted()
     if algorithm is not None and response.mimetype in config["COMPRESS_MIMETYPES"]:
         kept = current_app.extensions.setdefault("scorer.bodies", Recent(BODIES))
         key = (kind, stored.pub, stored.version, str(get_locale()), algorithm)
@@ -105,15 +103,18 @@ BIG_PAGE, BIG_LEVEL = 64 * 1024, 3
 def pack_big(response: Response) -> Response:
     """A page past BIG_PAGE compressed here at BIG_LEVEL, for a browser that takes
     Brotli (Flask-Compress leaves a body that has its encoding); else as it is."""
-    config = current_app.config
-    algorithm = _choose_algorithm(
-        _format(config["COMPRESS_ALGORITHM"]), request.headers.get("Accept-Encoding", "")
-    )
+    algorithm = _accepted()
     data = response.get_data()
     if algorithm == "br" and len(data) >= BIG_PAGE:
         response.set_data(brotli.compress(data, quality=BIG_LEVEL))
         response.headers["Content-Encoding"] = "br"
     return response
+
+
+def _accepted() -> str | None:
+    """Flask-Compress's choice of encoding for this request's Accept-Encoding."""
+    algorithms = _format(current_app.config["COMPRESS_ALGORITHM"])
+    return _choose_algorithm(algorithms, request.headers.get("Accept-Encoding", ""))
 
 
 def _bytes(body: str | bytes) -> bytes:

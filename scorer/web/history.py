@@ -51,6 +51,17 @@ def remember_change(stored_pub: str, change: store.Change) -> None:
     session["last_change"] = dict(list(mine.items())[-20:])  # the last few matches
 
 
+# A deal's change in the history, and its undo: the key of its words (Game.words).
+CHANGE_WORDS = {
+    **{"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored"},
+    **{"same": "same", "conflict": "conflict", "keep": "kept"},
+}
+UNDO_WORDS = {
+    **{"delete": "undo_deleted", "edit": "undo_edit", "restore": "undo_restored"},
+    "reopen": "undo_reopen",
+}
+
+
 def change_words(line: dict, game: type[Game]) -> str:
     """A line of the history in words (a deal in the game's words)."""
     n = line["deal"]
@@ -58,13 +69,9 @@ def change_words(line: dict, game: type[Game]) -> str:
     if line.get("undoes"):
         if kind == "setup":
             return _("Players and options put back (an undo).")
-        said = {"delete": "undo_deleted", "edit": "undo_edit", "restore": "undo_restored"}
-        said["reopen"] = "undo_reopen"
-        return game.words(said[kind], n=n) if kind in said else kind
-    said = {"add": "saved", "edit": "changed", "delete": "deleted", "restore": "restored"}
-    said |= {"same": "same", "conflict": "conflict", "keep": "kept"}
-    if kind in said:
-        return game.words(said[kind], n=n)
+        return game.words(UNDO_WORDS[kind], n=n) if kind in UNDO_WORDS else kind
+    if kind in CHANGE_WORDS:
+        return game.words(CHANGE_WORDS[kind], n=n)
     words = {
         "delete_match": _("The match was moved to the trash."),
         "restore_match": _("The match was taken out of the trash."),

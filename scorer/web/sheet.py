@@ -80,14 +80,14 @@ def sheet(match_id: str):
         top, tail = drawn().get(
             etag, lambda: (draw("_sheet_top.html", context), draw("_sheet_tail.html", context))
         )
-        next_deal, entry = next_part(stored, st, context)
+        next_deal, has_form = next_part(stored, st, context)
         page = render_template(
             "_sheet_body.html" if live else "sheet.html",
             **context,
             top=top,
             tail=tail,
             next_part=next_deal,
-            entry=entry,
+            has_form=has_form,
             title=title(match),
             confirm=ConfirmForm(),
             etag=etag,
