@@ -222,7 +222,7 @@ def render_deal(
     """The entry page of deal ``number`` (None: the next deal): see deal_entry."""
     entry, problem = deal_entry(stored, number, formdata=formdata, keep_key=keep_key)
     if entry is None:
-        flash(GAMES[stored.match.game].words("over"))
+        flash(stored.match.words("over"))
         return redirect(url_for("sheet.sheet", match_id=stored.pub))
     error = error or problem
     return render_template(

@@ -23,9 +23,9 @@ from flask_babel import get_locale
 
 from .. import store
 from ..cards import display, is_card
-from ..games import GAMES, EntryError, Game
+from ..games import EntryError
 from ..i18n import _
-from ..match import DealError, fold
+from ..match import DealError, Match, fold
 from ..record import RecordError, read_json
 from ..store import get_db as db
 from . import access
@@ -82,7 +82,7 @@ def save_deal(
     entry: dict,
     mark: str | None,
     key: str | None,
-    game: type[Game],
+    match: Match,
     deal: str | None = None,
 ) -> store.Change:
     """Record the entry of a new deal (the table's deal the page names), or replace
@@ -113,17 +113,17 @@ def save_deal(
             change = store.record_deal(db(), match_id, e.number, entry, key=again, browser=browser)
     if change.kind in ("add", "edit"):
         remember_change(match_id, change)
-    message = said(change, game)
+    message = said(change, match)
     if message and request.headers.get(QUEUE_HEADER) != "1":
         flash(message)
     return change
 
 
-def said(change: store.Change, game: type[Game]) -> str:
+def said(change: store.Change, match: Match) -> str:
     """What the phone is told of a recorded entry (a conflict: its own page), a
     deal in the game's words."""
     words = {"add": "saved", "edit": "reflowed", "same": "same_elsewhere", "restore": "back"}
-    return game.words(words[change.kind], n=change.number) if change.kind in words else ""
+    return match.words(words[change.kind], n=change.number) if change.kind in words else ""
 
 
 def landing(match_id: str, change: store.Change) -> str:
@@ -133,12 +133,12 @@ def landing(match_id: str, change: store.Change) -> str:
     return url_for("sheet.sheet", match_id=match_id)
 
 
-def refusal(e: DealError, number: int | None, game: type[Game]) -> str:
+def refusal(e: DealError, number: int | None, match: Match) -> str:
     """A refused save in words: this deal's own fault, or a later deal that
     the change would leave standing where it cannot."""
     if number is None or e.number == number:
         return e.error.message
-    return game.words("could_not_stand", n=e.number, why=e.error.message)
+    return match.words("could_not_stand", n=e.number, why=e.error.message)
 
 
 def posted_plan(stored: store.Stored, number: int | None, mark: str, deal: str | None):
@@ -178,7 +178,7 @@ def deal_page(stored: store.Stored, number: int | None):
     mark, deal = formdata.get("expect") or "", formdata.get("number")
     rules, plan, gone = posted_plan(stored, number, mark, deal)
     if plan is None:
-        message = GAMES[stored.match.game].words("over")
+        message = stored.match.words("over")
         if queued():
             return told("refused", message, 409)
         flash(message)
@@ -203,17 +203,18 @@ def deal_page(stored: store.Stored, number: int | None):
         entry = entry_from_form(fields, names, form)
         if gone is not None:
             return deleted_meanwhile(stored, gone, entry)
-        game = GAMES[stored.match.game]
-        change = save_deal(stored.pub, number, entry, mark, form.key.data or None, game, deal)
+        change = save_deal(
+            stored.pub, number, entry, mark, form.key.data or None, stored.match, deal
+        )
         if queued():
             go = landing(stored.pub, change) if change.kind == "conflict" else None
             outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
-            return told(outcome, said(change, game), number=change.number, go=go)
+            return told(outcome, said(change, stored.match), number=change.number, go=go)
         return redirect(landing(stored.pub, change))
     except EntryError as e:
         error = e.message
     except DealError as e:
-        error = refusal(e, number, GAMES[stored.match.game])
+        error = refusal(e, number, stored.match)
     except store.Gap as e:
         if queued():
             return told("waiting", e.message, 409, number=e.number)
@@ -328,7 +329,6 @@ def choice(match_id: str, conflict: int):
         "match_id": stored.pub,
         "match": stored.match,
         "title": title(stored.match),
-        "game": GAMES[stored.match.game],
         "found": found,
         "number": number,
         "confirm": ConfirmForm(),
@@ -365,7 +365,7 @@ def together(stored: store.Stored, found: dict) -> dict | None:
     listed = format_list([str(c["number"]) for c in chosen], locale=str(get_locale()))
     return {
         "ids": ",".join(str(c["id"]) for c in chosen),
-        "words": GAMES[stored.match.game].words("replace_deals", numbers=listed),
+        "words": stored.match.words("replace_deals", numbers=listed),
     }
 
 
@@ -397,10 +397,10 @@ def choose(match_id: str, conflict: int):
     if change.kind != "keep":
         remember_change(stored.pub, change)
     if action == "together":
-        flash(GAMES[stored.match.game].words("deals_replaced"))
+        flash(stored.match.words("deals_replaced"))
         return redirect(url_for("sheet.sheet", match_id=stored.pub))
     words = {"keep": "stays", "edit": "replaced", "add": "saved"}[change.kind]
-    flash(GAMES[stored.match.game].words(words, n=change.number))
+    flash(stored.match.words(words, n=change.number))
     return redirect(url_for("sheet.sheet", match_id=stored.pub))
 
 
@@ -418,7 +418,6 @@ def deleted_meanwhile(stored: store.Stored, gone: dict, entry: dict):
         match_id=stored.pub,
         match=stored.match,
         title=title(stored.match),
-        game=GAMES[stored.match.game],
         number=number,
         deleted=gone["deleted"],
         deal_id=gone["deal_id"],
@@ -459,7 +458,7 @@ def revive(match_id: str):
     except store.NotFound:
         abort(404)
     remember_change(stored.pub, change)
-    flash(said(change, GAMES[stored.match.game]))
+    flash(said(change, stored.match))
     return redirect(url_for("sheet.sheet", match_id=stored.pub))
 
 
@@ -477,7 +476,7 @@ def delete_deal(match_id: str, number: int):
             key=request.form.get("key") or None,
         )
     except DealError as e:
-        flash(GAMES[match.game].words("undeletable", n=number, why=e.message))
+        flash(match.words("undeletable", n=number, why=e.message))
     except store.Stale as e:
         now = match_or_404(match_id)
         if e.number and e.number <= len(now.deal_ids):  # changed meanwhile: show it, ask again
@@ -486,7 +485,6 @@ def delete_deal(match_id: str, number: int):
                 match_id=match_id,
                 match=now.match,
                 title=title(now.match),
-                game=GAMES[now.match.game],
                 why=_("%(why)s: nothing was deleted.", why=e.message[:1].upper() + e.message[1:]),
                 number=e.number,
                 stored=side(now.match, e.number, now.match.deals[e.number - 1]),
@@ -499,5 +497,5 @@ def delete_deal(match_id: str, number: int):
         flash(_("Nothing deleted: %(why)s.", why=e.message))
     else:
         remember_change(match_id, change)
-        flash(GAMES[match.game].words("deleted_reflowed", n=change.number))
+        flash(match.words("deleted_reflowed", n=change.number))
     return redirect(url_for("sheet.sheet", match_id=match_id))

@@ -41,8 +41,7 @@ def last_change(stored: store.Stored) -> dict | None:
     line = store.change(db(), stored.id, event_id)
     if line is None or not line["undoable"]:
         return None
-    game = GAMES[stored.match.game]
-    return {"event": event_id, "words": change_words(line, game), "key": new_key()}
+    return {"event": event_id, "words": change_words(line, stored.match), "key": new_key()}
 
 
 def remember_change(stored_pub: str, change: store.Change) -> None:
@@ -62,16 +61,16 @@ UNDO_WORDS = {
 }
 
 
-def change_words(line: dict, game: type[Game]) -> str:
+def change_words(line: dict, match: Match) -> str:
     """A line of the history in words (a deal in the game's words)."""
     n = line["deal"]
     kind = line["kind"]
     if line.get("undoes"):
         if kind == "setup":
             return _("Players and options put back (an undo).")
-        return game.words(UNDO_WORDS[kind], n=n) if kind in UNDO_WORDS else kind
+        return match.words(UNDO_WORDS[kind], n=n) if kind in UNDO_WORDS else kind
     if kind in CHANGE_WORDS:
-        return game.words(CHANGE_WORDS[kind], n=n)
+        return match.words(CHANGE_WORDS[kind], n=n)
     words = {
         "delete_match": _("The match was moved to the trash."),
         "restore_match": _("The match was taken out of the trash."),
@@ -144,7 +143,7 @@ def history(match_id: str):
         lines.append(
             {
                 **line,
-                "words": change_words(line, GAMES[stored.match.game]),
+                "words": change_words(line, stored.match),
                 "key": new_key(),  # a second tap on its Undo repeats, not redoes
                 "now": line_words(stored.match, line, "entry"),
                 "then": line_words(stored.match, line, "before"),
@@ -175,7 +174,7 @@ def undo(match_id: str, event: int):
     else:
         remember_change(stored.pub, change)
         line = {"kind": change.kind, "deal": change.number, "undoes": event}
-        flash(change_words(line, GAMES[stored.match.game]))
+        flash(change_words(line, stored.match))
     return redirect(
         request.form.get("back") == "history"
         and url_for("history.history", match_id=match_id)

@@ -185,9 +185,9 @@ def check_deal(match_id: str):
         )
     elif "save" in request.form:
         try:
-            change = save_deal(match_id, number, now.entry, expect, key, GAMES[match.game])
+            change = save_deal(match_id, number, now.entry, expect, key, match)
         except DealError as e:
-            error = refusal(e, number, GAMES[match.game])
+            error = refusal(e, number, match)
         except store.StoreError as e:
             why = e.message[:1].upper() + e.message[1:]
             error = match.words("nothing_saved", why=why)

@@ -24,7 +24,6 @@ from flask import (
 from werkzeug.exceptions import Forbidden
 
 from .. import address, store
-from ..games import GAMES
 from ..i18n import _
 from ..store import get_db as db
 from . import access
@@ -56,7 +55,6 @@ def share(match_id: str):
         match_id=match_id,
         match=stored.match,
         title=title(stored.match),
-        game=GAMES[stored.match.game],
         watch=watch,
         score=score,
         codes=codes,
