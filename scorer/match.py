@@ -392,7 +392,7 @@ class Standings:
         return self.rules.summary(self.state)
 
     def computed(self) -> dict:
-        """The record's ``computed`` block (RECORD.md)."""
+        """The record's ``computed`` block (docs/record.md)."""
         return {"per_deal": self.kept.all_points(), **self._after()}
 
     def computed_json(self) -> str:
@@ -425,7 +425,7 @@ def places(values: list[int], higher_wins: bool) -> list[int]:
 
 
 def check_entry(rules: Game, raw: Any, plan: Plan) -> dict:
-    """The entry as stored. A deal that carries ``play`` (the tricks, RECORD.md)
+    """The entry as stored. A deal that carries ``play`` (the tricks, docs/record.md)
     has its summary derived by the engine, checked against any summary given
     beside it, and keeps the ``play``."""
     if isinstance(raw, dict) and "play" in raw:

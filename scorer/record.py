@@ -1,4 +1,4 @@
-"""The JSON game record of RECORD.md: load (validate), dump, and CSV.
+"""The JSON game record of docs/record.md: load (validate), dump, and CSV.
 
 A whole record (import, ``POST /api/matches``, the replay CLI) is read here;
 its deals, like every deal from a form or the API, are checked by the one

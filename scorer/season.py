@@ -1,6 +1,6 @@
 """A season: every match a browser sees as one ZIP, and that ZIP read back.
 
-The ZIP holds one JSON record per match (RECORD.md, as "Download record"
+The ZIP holds one JSON record per match (docs/record.md, as "Download record"
 writes it), named ``matches/<day>_<id>.json``; ``results.csv``, one row per
 match and player (``record.to_results_csv``); and ``league.csv``, the ratings
 of every game's players (``record.to_league_csv``: computed again from the

@@ -1,6 +1,8 @@
-"""The JSON API of RECORD.md."""
+"""The JSON API of docs/record.md."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -129,3 +131,30 @@ def test_unknown_match_and_deal_are_404(client):
 def test_api_needs_no_csrf_token(csrf_client):
     r = csrf_client.post("/api/matches", json={**EXAMPLE, "deals": []})
     assert r.status_code == 201
+
+
+def test_history_names_each_kind_and_the_line_an_undo_took_back(client):
+    """Made through the API, two deals added, deal 1 changed, then Undo on the
+    sheet: the last line is a change back of deal 1 (its entry the first one again)
+    that names the line it undid, by its place in the list (4, counted from 1).
+    (The history page offers Undo on every line; the latest first.) Another match
+    made first, so that the place is not the change's number in the store."""
+    create(client, EXAMPLE)
+    mid = create(client)["id"]
+    client.post(f"/api/matches/{mid}/deals", json=D1)
+    client.post(f"/api/matches/{mid}/deals", json=D2)
+    client.put(f"/api/matches/{mid}/deals/1", json=D2)
+    page = client.get(f"/m/{mid}/history").get_data(as_text=True)
+    undo = re.search(r'action="(/m/[^"]+/undo/\d+)"', page).group(1)
+    assert client.post(undo, data={"key": "undo-1"}).status_code == 302
+    lines = client.get(f"/api/matches/{mid}/history").get_json()["history"]
+    assert [(line["kind"], line["deal"]) for line in lines] == [
+        ("api", None),
+        ("add", 1),
+        ("add", 2),
+        ("edit", 1),
+        ("edit", 1),
+    ]
+    assert lines[3]["entry"] == D2 and lines[3]["before"] == D1
+    assert lines[4]["entry"] == D1 and lines[4]["before"] == D2
+    assert lines[4]["undoes"] == 4 and all("undoes" not in line for line in lines[:4])

@@ -1,4 +1,4 @@
-"""The engine (RULES.md's play rules; RECORD.md "A deal as played, trick by trick").
+"""The engine (RULES.md's play rules; docs/record.md "A deal as played, trick by trick").
 
 Tricks, legal cards and whole deals here are written by hand, with the
 winner of each trick worked out from the rules in a comment.

@@ -228,7 +228,7 @@ def test_the_forms_still_take_names_in_any_script_and_trim_spaces(client):
 
 # --- 4. a record's unknown top-level field is refused by name --------------------
 
-RECORD = {**EXAMPLE, "deals": [D1]}  # RECORD.md's example, one deal
+RECORD = {**EXAMPLE, "deals": [D1]}  # docs/record.md's example, one deal
 
 
 def import_record(client, record: dict):

@@ -92,7 +92,7 @@ def test_jack_values_option_changes_only_the_jacks_named():
 
 def test_default_options():
     match, _standings = load(record([]))
-    # RECORD.md names no players option for Knaves: not accepted, not exported
+    # docs/record.md names no players option for Knaves: not accepted, not exported
     assert match.options == {"target": 20, "jack_values": DEFAULT_VALUES}
     assert "unknown option players" in refused([], options={"players": 3})
 

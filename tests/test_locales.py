@@ -766,7 +766,7 @@ def test_a_missing_taker_is_asked_for_as_a_trick_or_a_card(client, lang):
 
 
 # A count that does not add up names the question as the form asks it ("Hearts taken"),
-# where a language says it so; English keeps RECORD.md's "hearts add up to 14".
+# where a language says it so; English keeps docs/record.md's "hearts add up to 14".
 COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
     "pl": "Wzięte kiery: razem 14, a w grze jest 13",

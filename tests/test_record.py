@@ -1,4 +1,4 @@
-"""The record of RECORD.md: options, players, export, and the replay CLI."""
+"""The record of docs/record.md: options, players, export, and the replay CLI."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ EXAMPLE = {
 
 
 def test_the_example_of_record_md():
-    # deal 1: 4+13=17, 6+10+7=23, 3 ; deal 2: A♠ 7, 5, 8+13+10=31 (RECORD.md)
+    # deal 1: 4+13=17, 6+10+7=23, 3 ; deal 2: A♠ 7, 5, 8+13+10=31 (docs/record.md)
     _m, standings = load(EXAMPLE)
     assert standings.computed() == {
         "per_deal": [[17, 23, 3], [7, 5, 31]],
@@ -111,7 +111,7 @@ def test_names_in_any_script_and_trimmed():
     # tabs and line breaks inside a name become one space
     m, _ = load({**EXAMPLE, "players": ["Ala\tMaria", "Bartek\n", "Ce  lina"], "options": {}})
     assert m.players == ["Ala Maria", "Bartek", "Ce lina"]
-    # RECORD.md: no format characters at all, the zero-width non-joiner included
+    # docs/record.md: no format characters at all, the zero-width non-joiner included
     with pytest.raises(RecordError, match="U\\+200C"):
         load({**EXAMPLE, "players": ["می\u200cخواهم", "Ala", "Bartek"], "options": {}})
 

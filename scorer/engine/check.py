@@ -1,4 +1,4 @@
-"""A deal as played, trick by trick (RECORD.md): read it, check it, derive its entry.
+"""A deal as played, trick by trick (docs/record.md): read it, check it, derive its entry.
 
 Without ``hands`` each seat's hand is still known from the tricks: it is the
 cards that seat plays from then on (all of them once every trick is in). So

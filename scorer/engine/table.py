@@ -31,7 +31,7 @@ class Played:
     discards: list[str] = field(default_factory=list)
 
     def record(self) -> dict:
-        """The record's ``play`` form (RECORD.md "A deal as played")."""
+        """The record's ``play`` form (docs/record.md "A deal as played")."""
         return {
             "hands": [list(h) for h in self.hands],
             "tricks": [[[s, c] for s, c in trick] for trick in self.tricks],

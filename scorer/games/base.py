@@ -559,7 +559,7 @@ class Game(ABC):
     name = ""
     deal_words = DEAL_WORDS
     player_counts: tuple[int, ...] = (4,)
-    players_option = True  # the record's options may say how many play (RECORD.md)
+    players_option = True  # the record's options may say how many play (docs/record.md)
     higher_wins = False
     options: tuple[Option, ...] = ()
     source = ""
@@ -628,7 +628,7 @@ class Game(ABC):
             opts[o.key] = o.parse(raw[o.key]) if o.key in raw else o.default_for(opts)
         cls.check_options(opts)
         if not cls.players_option:
-            del opts["players"]  # RECORD.md names no players option for this game
+            del opts["players"]  # docs/record.md names no players option for this game
         return opts
 
     @classmethod  # noqa: B027 (a hook most games leave empty)

@@ -148,7 +148,7 @@ def counted_noun(counted: str) -> str:
 
 
 def taken_noun(counted: str) -> str:
-    """The count as a refusal names it: "clubs" in English (RECORD.md's "hearts add
+    """The count as a refusal names it: "clubs" in English (docs/record.md's "hearts add
     up to 12"), the question's own words where a language says them ("vzaté kříže")."""
     return {
         "clubs": pgettext("taken", "clubs"),

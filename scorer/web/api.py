@@ -1,4 +1,4 @@
-"""The JSON API of RECORD.md: matches and deals, in the record's own shapes.
+"""The JSON API of docs/record.md: matches and deals, in the record's own shapes.
 
 Reads carry an ``ETag`` (the match's version); a write may carry ``If-Match``
 (412 and nothing stored when the match has changed since) and
@@ -153,7 +153,7 @@ def delete_match(match_id: str):
 
 @bp.post("/matches/<mid:match_id>/deals")
 def add_deal(match_id: str):
-    """The next deal; with ``?deal=N``, the table's deal N (RECORD.md): stored when
+    """The next deal; with ``?deal=N``, the table's deal N (docs/record.md): stored when
     it is the next, 200 "same" when deal N is stored and the same, 409 with both
     entries when it differs, 409 when a deal before it is not in yet."""
     access.require_key(match_id)
@@ -189,8 +189,10 @@ def change_deal(match_id: str, number: int):
 
 @bp.get("/matches/<mid:match_id>/history")
 def history(match_id: str):
-    """Every change in order (RECORD.md): when, what kind, which deal, the entry."""
+    """Every change in order (docs/record.md): when, what kind, which deal, the entry."""
     stored = match_or_404(match_id)
+    changes = store.history(db(), stored.id)
+    place = {line["id"]: n for n, line in enumerate(changes, 1)}  # an undo names its line
     lines = [
         {
             "at": line["at"],
@@ -198,8 +200,8 @@ def history(match_id: str):
             "deal": line["deal"],
             "entry": line["entry"],
             **({"before": line["before"]} if line["before"] is not None else {}),
-            **({"undoes": line["undoes"]} if line["undoes"] else {}),
+            **({"undoes": place[line["undoes"]]} if line["undoes"] else {}),
         }
-        for line in store.history(db(), stored.id)
+        for line in changes
     ]
     return with_etag(jsonify(history=lines), stored.pub, stored.version).make_conditional(request)
