@@ -155,7 +155,7 @@ def test_the_auction_one_tap_a_call_without_reloads(page, live_server):
     # the eight types on the first screen; the auction's rules one tap away
     for value in range(1, 9):
         expect(page.locator(f"button.call[value='{value}']")).to_be_in_viewport(ratio=1)
-    rule = page.get_by_text("Nobody may name a type twice.")
+    rule = page.get_by_text("No player may name the same type twice.")
     expect(rule).to_be_hidden()
     page.get_by_text("How the auction goes").tap()
     expect(rule).to_be_visible()

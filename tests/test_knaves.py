@@ -227,8 +227,16 @@ def test_a_tie_below_the_highest_does_not_matter():
             {"tricks": [10, 7, 0], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}},
             "Celina took 0 tricks (0 cards): too few for 1 jack",
         ),
-        # J♥ null while 5♥ (not a jack) was turned up
-        ({**EXAMPLE, "taken_by": {"JH": None, "JD": B, "JC": C, "JS": B}}, "say who took J♥"),
+        # J♥ said to be out of play (null) while 5♥ was turned up: it was in play
+        (
+            {**EXAMPLE, "taken_by": {"JH": None, "JD": B, "JC": C, "JS": B}},
+            "J♥ was not turned up, so it was in play: say who took it",
+        ),
+        # and with no card given as turned up
+        (
+            {"tricks": [7, 6, 4], "taken_by": {"JH": None, "JD": B, "JC": C, "JS": B}},
+            "J♥ was not turned up, so it was in play: say who took it",
+        ),
         ({"tricks": [7, 6, 4], "taken_by": {"JD": B, "JC": C, "JS": B}}, "say who took J♥"),
         # J♦ turned up does not excuse J♥
         ({"tricks": [7, 6, 4], "taken_by": {"JC": C, "JS": B}, "turn_up": "JD"}, "say who took J♥"),

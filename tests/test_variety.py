@@ -442,7 +442,7 @@ def test_dealer_moves_left_and_the_dealers_left_calls_first():
         seen.append((plan.dealer, plan.context["first_caller"]))
         assert (
             plan.leader is None
-            and plan.leader_text == "the first namer's left-hand neighbour leads"
+            and plan.leader_text == "The first namer's left-hand neighbour leads"
         )
         assert plan.title == f"Deal {k + 1}"
         assert NAMES[(plan.dealer + 1) % 4] + " calls first" in plan.notes[0]

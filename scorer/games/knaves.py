@@ -135,6 +135,15 @@ class Knaves(Game):
                         ),
                         "taken_by",
                     )
+            for jack in JACKS:  # "out of play" said of a jack that was not turned up
+                if jack in raw and raw[jack] is None and jack not in out_of_play:
+                    raise EntryError(
+                        _(
+                            "%(card)s was not turned up, so it was in play: say who took it",
+                            card=display(jack),
+                        ),
+                        "taken_by",
+                    )
         taken_by = owners(raw, JACKS, self.n, optional=out_of_play)
         for s in range(self.n):
             jacks = [j for j in JACKS if taken_by[j] == s]

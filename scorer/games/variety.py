@@ -351,9 +351,9 @@ class Variety(Game):
                 name=self.names[first],
             ),
             _(
-                "Nobody may name a type twice. The first type named a second time is played: "
-                "whoever named it first and whoever repeated it attack; their left-hand "
-                "neighbour, the first namer's, leads."
+                "No player may name the same type twice. The first type named again, by "
+                "another player, is played: whoever named it first and whoever repeated it "
+                "attack; their left-hand neighbour, the first namer's, leads."
             ),
         ]
         context = {
@@ -375,7 +375,7 @@ class Variety(Game):
             number=number,
             dealer=dealer,
             leader=None,
-            leader_text=_("the first namer's left-hand neighbour leads"),
+            leader_text=_("The first namer's left-hand neighbour leads"),
             title=_("Deal %(n)s", n=number),
             notes=notes,
             fields=[],
