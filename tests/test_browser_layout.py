@@ -160,6 +160,7 @@ def pages(browser, live_server):
     polignac = make(request, "polignac", 4, [], {"capot": True})
     variety = make(request, "variety", 4, [VARIETY1])
     meta = make(request, "metamorphosis", 3, [META1])
+    declaring = make(request, "metamorphosis", 3, [])  # a round's first deal: declarations
     hearts = make(request, "hearts", 4, [{"hearts": [3, 4, 5, 1], "taken_by": {"QS": 2}}])
     scorer = context.storage_state()
     context.close()
@@ -179,6 +180,7 @@ def pages(browser, live_server):
         "check, Variety": variety + "/check?deal=1",
         "sheet, Metamorphosis": meta,
         "deal, Metamorphosis": meta + "/deal",
+        "deal, Metamorphosis with declarations": declaring + "/deal",
         "rules, Metamorphosis": "/rules/metamorphosis",
         "rules, Variety": "/rules/variety",
         "trick": "/trick?game=black_maria&cards=QS+KS+2S",
