@@ -75,7 +75,10 @@ def test_knaves_turned_up_jack_is_out_of_play_on_the_form(client, app):
             knaves_form([0, 13, 4], "0", "1", "2", "1"),
             "Ala took 0 tricks (0 cards): too few for 1 jack",
         ),
-        (knaves_form([7, 6, 4], "none", "1", "2", "1", "5H"), "Say who took J♥"),
+        (
+            knaves_form([7, 6, 4], "none", "1", "2", "1", "5H"),
+            "J♥ was not turned up, so it was in play: say who took it",
+        ),
         (knaves_form([7, 6, 4], "0", "1", "2", "1", "JH"), "J♥ was turned up"),
     ],
 )

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, Text, _, filled, join, ngettext
+from ..i18n import L_, Text, _, filled, join, listed, ngettext
 from .tricks import (
     Captured,
     Decision,
@@ -330,18 +330,16 @@ def owners(
     for key in value:
         if key not in cards:
             raise EntryError(_("%(card)s is not scored in this deal", card=name_of(key)), what)
-    out: dict[str, int | None] = {}
-    for c in cards:
-        v = value.get(c)
-        if v is None:
-            if c in optional:
-                out[c] = None
-                continue
-            if not is_card(c):  # a trick ("the last trick"), which some languages say otherwise
-                raise EntryError(_("say who took %(trick)s", trick=name_of(c)), what)
-            raise EntryError(_("say who took %(card)s", card=name_of(c)), what)
-        out[c] = seat(v, n, name_of(c))
-    return out
+    # every question not answered, named at once ("say who took Q♠ and K♠"): the
+    # cards, or the tricks ("the last trick", which some languages say otherwise),
+    # as the first of them is
+    missing = [c for c in cards if value.get(c) is None and c not in optional]
+    if missing:
+        alike = [name_of(c) for c in missing if is_card(c) == is_card(missing[0])]
+        if is_card(missing[0]):
+            raise EntryError(_("say who took %(card)s", card=listed(alike)), what)
+        raise EntryError(_("say who took %(trick)s", trick=listed(alike)), what)
+    return {c: None if value.get(c) is None else seat(value[c], n, name_of(c)) for c in cards}
 
 
 def _card_name(key: Any) -> str:
