@@ -190,3 +190,24 @@ def test_the_auction_one_tap_a_call_without_reloads(page, live_server):
     go(page, page.get_by_role("button", name="Save deal 1"))
     # 7 tricks to the attackers: +2 a trick, 14 each; the defenders' 6: 12 each
     assert totals(page) == [12, 14, 12, 14]
+
+
+def test_an_auction_not_tracked_takes_its_type_and_attackers_without_a_reload(page, live_server):
+    """Type 5 played, Ala named it first and Celina repeated it: the counts type 5
+    needs come in place, with the pad. The attackers took two black tens and jacks
+    and one red: +10 - 5 = +5 each; the defenders two black and three red: +10 - 15
+    = -5 each; the attackers scored more, so no +10 to the defenders (RULES.md)."""
+    page.goto(start(page, live_server, "variety", VARIETY) + "/deal")
+    loads = watch_loads(page)
+    page.locator("label.chip:has(input[name=contract][value='5'])").tap()
+    page.locator("label.chip:has(input[name=attackers__0][value='0'])").tap()
+    page.locator("label.chip:has(input[name=attackers__1][value='2'])").tap()
+    page.get_by_role("button", name="Use this type and these attackers").tap()
+    expect(page.locator("p.result")).to_contain_text("Ala and Celina attack")
+    for field, value in (("#black_tj", "2"), ("#red_tj", "1")):
+        page.locator(field).tap()
+        page.locator(f"[data-pad] button[data-value='{value}']").tap()
+        expect(page.locator(field)).to_have_value(value)
+    assert loads == [] and page.evaluate("window.sameDocument") is True
+    go(page, page.get_by_role("button", name="Save deal 1"))
+    assert totals(page) == [5, -5, 5, -5]
