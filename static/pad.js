@@ -2,8 +2,8 @@
 // a count of the deal can be (0 to 13 for hearts; Variety's one count, the attackers'
 // tricks, too); a tap writes it into the count the
 // outline marks and moves the outline to the next count left to type (not one the app
-// fills in: static/entry.js shows those as suggestions). A tap on a count moves the
-// outline there. The phone's keyboard stays shut (it would cover the form); a real
+// fills in: static/entry.js shows those as suggestions; with nothing left to type, a
+// tap writes over the suggestion). A tap on a count moves the outline there. The phone's keyboard stays shut (it would cover the form); a real
 // keyboard still types. Without JavaScript the pad stays hidden and the counts are typed.
 (function () {
   "use strict";
@@ -45,6 +45,14 @@
       return null;
     }
 
+    // nothing left to type: the count the app filled in, which a tap then puts otherwise
+    function suggested() {
+      for (var k = 0; k < inputs.length; k++) {
+        if (inputs[k].value === "" && inputs[k].classList.contains("auto")) return inputs[k];
+      }
+      return null;
+    }
+
     inputs.forEach(function (input) {
       input.setAttribute("inputmode", "none");
       input.addEventListener("focus", function () { mark(input); });
@@ -52,7 +60,7 @@
     pad.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-value]");
       if (!button) return;
-      var input = current || open(null);
+      var input = current || open(null) || suggested();
       if (!input) return;
       input.value = button.getAttribute("data-value");
       // static/entry.js recounts (a paste-like input: it does not move focus itself)

@@ -49,6 +49,20 @@ def test_the_last_count_is_a_suggestion_that_typing_replaces(page, live_server):
     assert totals(page) == [17, 20, 6]
 
 
+def test_a_pad_tap_with_nothing_left_to_type_writes_over_the_suggestion(page, live_server):
+    """Three counts tapped on the pad leave the fourth a suggestion and no count
+    marked; the next tap is not lost: it puts the suggestion otherwise."""
+    start(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
+    enter(page)
+    for value in ("4", "4", "4"):
+        page.locator(f"[data-pad] button[data-value='{value}']").tap()
+    last = page.locator("#hearts__3")
+    assert last.input_value() == "" and last.get_attribute("placeholder") == "1"
+    page.locator("[data-pad] button[data-value='0']").tap()
+    assert last.input_value() == "0"
+    assert page.locator("[data-left]").inner_text() == "12 / 13"  # 4 + 4 + 4 + 0
+
+
 def test_focus_moves_on_when_no_digit_can_follow_and_enter_never_saves_half(page, live_server):
     start(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     enter(page)
