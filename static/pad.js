@@ -2,8 +2,9 @@
 // a count of the deal can be (0 to 13 for hearts; Variety's one count, the attackers'
 // tricks, too); a tap writes it into the count the
 // outline marks and moves the outline to the next count left to type (not one the app
-// fills in: static/entry.js shows those as suggestions; with nothing left to type, a
-// tap writes over the suggestion). A tap on a count moves the outline there. The phone's keyboard stays shut (it would cover the form); a real
+// fills in: static/entry.js shows those as suggestions; with nothing left to type, the
+// outline goes to the question's suggestion, then stays on the last count tapped, so
+// a tap puts it otherwise). A tap on a count moves the outline there. The phone's keyboard stays shut (it would cover the form); a real
 // keyboard still types. Without JavaScript the pad stays hidden and the counts are typed.
 (function () {
   "use strict";
@@ -45,10 +46,13 @@
       return null;
     }
 
-    // nothing left to type: the count the app filled in, which a tap then puts otherwise
-    function suggested() {
+    // nothing left to type in the question of `input`: the count the app filled in
+    // there, which a tap then puts otherwise
+    function suggested(input) {
+      var box = input.closest("fieldset");
       for (var k = 0; k < inputs.length; k++) {
-        if (inputs[k].value === "" && inputs[k].classList.contains("auto")) return inputs[k];
+        var other = inputs[k];
+        if (other.closest("fieldset") === box && other.value === "" && other.classList.contains("auto")) return other;
       }
       return null;
     }
@@ -60,13 +64,15 @@
     pad.addEventListener("click", function (event) {
       var button = event.target.closest("button[data-value]");
       if (!button) return;
-      var input = current || open(null) || suggested();
+      var input = current || open(null);
       if (!input) return;
       input.value = button.getAttribute("data-value");
       // static/entry.js recounts (a paste-like input: it does not move focus itself)
       input.dispatchEvent(new Event("input", { bubbles: true }));
       if (document.activeElement === input) input.blur();
-      mark(open(input));
+      // the next count left to type; else this question's suggestion, else this count
+      // again: the outline always says where the next tap goes
+      mark(open(input) || suggested(input) || input);
     });
     pad.hidden = false;
     form.classList.add("padded");

@@ -130,11 +130,13 @@ def test_the_pad_writes_where_the_outline_is_and_a_tap_moves_it(page, live_serve
     assert page.input_value("#hearts__0") == "4"
     assert page.locator("input.current").get_attribute("id") == "hearts__1"
     pad.locator("button[data-value='9']").tap()
-    # 13 - 4 - 9 = 0 for Celina, filled in: nothing is left to type
+    # 13 - 4 - 9 = 0 for Celina, filled in: nothing is left to type, and the outline
+    # is on her suggestion, which the next tap would put otherwise
     assert page.get_attribute("#hearts__2", "placeholder") == "0"
-    assert page.locator("input.current").count() == 0
+    assert page.input_value("#hearts__2") == ""
+    assert page.locator("input.current").get_attribute("id") == "hearts__2"
     assert page.locator("[data-left]").inner_text() == "✓ 13 / 13"
-    # Celina's suggestion can still be overridden, by tapping her count
+    # Celina's suggestion can be overridden by a tap on her count too
     page.locator("#hearts__2").tap()
     pad.locator("button[data-value='1']").tap()
     assert page.input_value("#hearts__2") == "1"

@@ -49,18 +49,40 @@ def test_the_last_count_is_a_suggestion_that_typing_replaces(page, live_server):
     assert totals(page) == [17, 20, 6]
 
 
+def pad(page, *values: int) -> None:
+    for value in values:
+        page.locator(f"[data-pad] button[data-value='{value}']").tap()
+
+
 def test_a_pad_tap_with_nothing_left_to_type_writes_over_the_suggestion(page, live_server):
-    """Three counts tapped on the pad leave the fourth a suggestion and no count
-    marked; the next tap is not lost: it puts the suggestion otherwise."""
+    """Three counts tapped on the pad leave the fourth a suggestion, outlined; the
+    next tap is not lost: it puts the suggestion otherwise, and the one after
+    corrects that."""
     start(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
     enter(page)
-    for value in ("4", "4", "4"):
-        page.locator(f"[data-pad] button[data-value='{value}']").tap()
+    pad(page, 4, 4, 4)
     last = page.locator("#hearts__3")
     assert last.input_value() == "" and last.get_attribute("placeholder") == "1"
-    page.locator("[data-pad] button[data-value='0']").tap()
+    pad(page, 0)
     assert last.input_value() == "0"
     assert page.locator("[data-left]").inner_text() == "12 / 13"  # 4 + 4 + 4 + 0
+    pad(page, 2)
+    assert last.input_value() == "2"
+    assert page.locator("[data-left]").inner_text() == "14 / 13"
+
+
+def test_a_pad_tap_after_the_last_question_stays_in_it(page, live_server):
+    """Metamorphosis' first deal: tricks 5 and 4 leave Celina's 3 a suggestion and
+    the pad goes on to the clubs; once the clubs are typed, a further tap corrects
+    the last club count, never the tricks count the player has left behind."""
+    start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
+    enter(page)
+    pad(page, 5, 4)
+    assert page.get_attribute("#tricks__2", "placeholder") == "3"
+    pad(page, 3, 5, 0)
+    pad(page, 2)
+    assert page.input_value("#clubs__2") == "2"
+    assert page.input_value("#tricks__2") == ""  # still the suggestion
 
 
 def test_focus_moves_on_when_no_digit_can_follow_and_enter_never_saves_half(page, live_server):
