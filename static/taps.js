@@ -6,8 +6,8 @@
 // - a tap made while the answer to the one before is on its way waits its turn (each
 //   needs the page the one before leaves: the tricks so far ride in hidden fields), then
 //   is tapped again on the new page, unless its button is disabled there (a card played);
-//   base.html's htmx-config sets no settle delay, so the new page's buttons are live by
-//   then (and no inline style is set: the CSP forbids it);
+//   templates/_htmx.html's htmx-config sets no settle delay, so the new page's buttons are
+//   live by then (and no inline style is set: the CSP forbids it);
 // - an answer that is not the page's part (a redirect, an error page) is shown as the
 //   plain post would have shown it;
 // - a tap that could not be sent says so ([data-offline]) and changes nothing.

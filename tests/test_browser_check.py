@@ -201,9 +201,13 @@ def test_an_auction_not_tracked_takes_its_type_and_attackers_without_a_reload(pa
     loads = watch_loads(page)
     page.locator("label.chip:has(input[name=contract][value='5'])").tap()
     page.locator("label.chip:has(input[name=attackers__0][value='0'])").tap()
+    use = page.get_by_role("button", name="Use this type and these attackers")
+    use.tap()  # one attacker only: said in place
+    expect(page.get_by_role("alert")).to_contain_text("choose both players")
     page.locator("label.chip:has(input[name=attackers__1][value='2'])").tap()
-    page.get_by_role("button", name="Use this type and these attackers").tap()
+    use.tap()
     expect(page.locator("p.result")).to_contain_text("Ala and Celina attack")
+    expect(page.get_by_role("alert")).to_have_count(0)
     for field, value in (("#black_tj", "2"), ("#red_tj", "1")):
         page.locator(field).tap()
         page.locator(f"[data-pad] button[data-value='{value}']").tap()

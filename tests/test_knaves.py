@@ -232,10 +232,11 @@ def test_a_tie_below_the_highest_does_not_matter():
             {**EXAMPLE, "taken_by": {"JH": None, "JD": B, "JC": C, "JS": B}},
             "J♥ was not turned up, so it was in play: say who took it",
         ),
-        # and with no card given as turned up
+        # and with no card given as turned up: perhaps it was, and was not said
         (
             {"tricks": [7, 6, 4], "taken_by": {"JH": None, "JD": B, "JC": C, "JS": B}},
-            "J♥ was not turned up, so it was in play: say who took it",
+            "J♥ is out of play only if it was the turned-up card: pick it there, "
+            "or say who took it",
         ),
         ({"tricks": [7, 6, 4], "taken_by": {"JD": B, "JC": C, "JS": B}}, "say who took J♥"),
         # J♦ turned up does not excuse J♥

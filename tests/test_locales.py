@@ -894,3 +894,22 @@ def test_slobberhannes_asks_of_its_queen_as_every_game_asks_of_a_card(client, la
     record = {"game": "slobberhannes", "players": NAMES[:4], "first_dealer": 0, "deals": []}
     mid = client.post("/api/matches", json=record).get_json()["id"]
     assert ASKED[lang] in visible(get(client, f"/m/{mid}/deal", lang))
+
+
+# A Slobberhannes deal with nobody named for anything: the two tricks at once (the
+# pronoun for both: "je", "их"), then Q♣, in one message.
+NOBODY_NAMED = {
+    "en": "say who took the first trick and the last trick; say who took Q♣",
+    "pl": "pierwsza lewa i ostatnia lewa: wskaż, kto je wziął; D♣: wskaż, kto wziął",
+    "ru": "первая взятка и последняя взятка: укажите, кто их взял; укажите, кто взял Д♣",
+    "cs": "první zdvih a\u00a0poslední zdvih: uveďte, kdo je vzal; uveďte, kdo vzal Q♣",
+    "eo": "diru, al kiu iris la unua truko kaj la lasta truko; diru, kiu prenis Q♣",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_question_left_unanswered_is_named_at_once(client, lang):
+    record = {"game": "slobberhannes", "players": ["Ala", "Bartek", "Celina", "Darek"]}
+    mid = client.post("/api/matches", json={**record, "deals": []}).get_json()["id"]
+    r = client.post(f"/api/matches/{mid}/deals", json={"taken_by": {}}, headers=HEADERS[lang])
+    assert r.status_code == 400 and r.get_json()["error"].endswith(NOBODY_NAMED[lang])

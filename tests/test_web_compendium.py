@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from scorer import store
 
 FOUR = {
@@ -97,6 +99,27 @@ def test_saving_before_the_auction_ends_is_refused(client, app):
     url = new(client, "variety", FOUR)
     r = client.post(url + "/deal", data={"expect": "0", "bids": "1,2"})
     assert r.status_code == 400 and "The auction has not ended" in r.get_data(as_text=True)
+    assert stored(app, url) == []
+
+
+@pytest.mark.parametrize(
+    "chosen, words",
+    [
+        ({"contract": "5", "attackers__0": "0"}, "choose both players"),
+        ({"contract": "5", "attackers__0": "1", "attackers__1": "1"}, "two different players"),
+        ({"attackers__0": "0", "attackers__1": "2"}, "Say which type was played (1 to 8)"),
+    ],
+)
+def test_the_untracked_step_says_what_it_waits_for(client, app, chosen, words):
+    """'Use this type and these attackers' with one attacker, the same player twice
+    or no type: the page says why no count came, keeps the taps and stores nothing."""
+    url = new(client, "variety", FOUR)
+    r = client.post(url + "/deal", data={"expect": "0", "bids": "", "step": "1", **chosen})
+    page = r.get_data(as_text=True)
+    assert r.status_code == 400 and words in page and 'name="black_tj"' not in page
+    for name, value in chosen.items():  # the taps stay
+        tags = re.findall(rf'<input [^>]*name="{name}"[^>]*value="{value}"[^>]*>', page)
+        assert tags and all(" checked" in tag for tag in tags), name
     assert stored(app, url) == []
 
 

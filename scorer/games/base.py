@@ -330,16 +330,26 @@ def owners(
     for key in value:
         if key not in cards:
             raise EntryError(_("%(card)s is not scored in this deal", card=name_of(key)), what)
+    out = {c: None if value.get(c) is None else seat(value[c], n, name_of(c)) for c in cards}
     # every question not answered, named at once ("say who took Q♠ and K♠"): the
-    # cards, or the tricks ("the last trick", which some languages say otherwise),
-    # as the first of them is
-    missing = [c for c in cards if value.get(c) is None and c not in optional]
+    # cards, and the tricks ("the last trick", which some languages say otherwise),
+    # in the order the first of them is asked
+    missing = [c for c in cards if out[c] is None and c not in optional]
     if missing:
-        alike = [name_of(c) for c in missing if is_card(c) == is_card(missing[0])]
-        if is_card(missing[0]):
-            raise EntryError(_("say who took %(card)s", card=listed(alike)), what)
-        raise EntryError(_("say who took %(trick)s", trick=listed(alike)), what)
-    return {c: None if value.get(c) is None else seat(value[c], n, name_of(c)) for c in cards}
+        unsaid = [name_of(c) for c in missing if is_card(c)]
+        tricks = [name_of(c) for c in missing if not is_card(c)]
+        said = [_("say who took %(card)s", card=listed(unsaid))] if unsaid else []
+        if tricks:
+            said.append(
+                ngettext(
+                    "say who took %(trick)s",
+                    "say who took %(trick)s",
+                    len(tricks),
+                    trick=listed(tricks),
+                )
+            )
+        raise EntryError(join("; ", said if is_card(missing[0]) else said[::-1]), what)
+    return out
 
 
 def _card_name(key: Any) -> str:

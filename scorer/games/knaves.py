@@ -137,6 +137,15 @@ class Knaves(Game):
                     )
             for jack in JACKS:  # "out of play" said of a jack that was not turned up
                 if jack in raw and raw[jack] is None and jack not in out_of_play:
+                    if turn_up is None:  # or the turned-up card was not given
+                        raise EntryError(
+                            _(
+                                "%(card)s is out of play only if it was the turned-up card: "
+                                "pick it there, or say who took it",
+                                card=display(jack),
+                            ),
+                            "taken_by",
+                        )
                     raise EntryError(
                         _(
                             "%(card)s was not turned up, so it was in play: say who took it",

@@ -34,6 +34,7 @@ from .history import entry_words
 from .lookup import new_key, title
 
 STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
+COUNTED = ("counts", "number")  # the kinds of field that ask a count
 
 
 def settle(rules, plan, names: list[str], formdata):

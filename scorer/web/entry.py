@@ -29,7 +29,7 @@ from ..match import DealError, Match, fold
 from ..record import RecordError, read_json
 from ..store import get_db as db
 from . import access
-from .deal_form import STEPS, render_deal, settle, side, step_calls
+from .deal_form import COUNTED, STEPS, render_deal, settle, side, step_calls
 from .forms import (
     ConfirmForm,
     entry_from_form,
@@ -192,6 +192,10 @@ def deal_page(stored: store.Stored, number: int | None):
             step_calls(fields, formdata)
             try:
                 settle(rules, plan, names, formdata)
+                if "step" in formdata and not any(f.kind in COUNTED for f in fields):
+                    # the step brought no count to ask (Variety's type and attackers
+                    # not taken): say why, as a Save would
+                    rules.check(entry_from_form(fields, names, form), plan)
             except EntryError as e:
                 error, formdata = e.message, before
             return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
