@@ -353,9 +353,7 @@
     var key = form.querySelector("input[name=key]");
     if (key) key.value = freshKey();
     form.drawn = bare(fieldsOf(form));
-    form.querySelectorAll("input[inputmode=numeric]").forEach(function (input) {
-      input.dispatchEvent(new Event("input", { bubbles: true }));
-    });
+    recount(form);
     form.removeAttribute("data-typed"); // static/live.js: nothing typed into it yet
     form.dispatchEvent(new CustomEvent("scorer:fresh")); // static/pad.js outlines the first count
   }
@@ -398,8 +396,13 @@
       }
     });
     restored = true;
-    // the number entry (static/entry.js) updates its suggestions and counters
-    form.querySelectorAll("input[inputmode=numeric]").forEach(function (input) {
+    recount(form);
+  }
+
+  // The number entry (static/entry.js) counts again and updates its suggestions: every
+  // count, typed ones (inputmode "numeric") and the pad's ("none") alike.
+  function recount(form) {
+    form.querySelectorAll("fieldset.counts input").forEach(function (input) {
       input.dispatchEvent(new Event("input", { bubbles: true }));
     });
   }

@@ -202,6 +202,9 @@ def test_the_sheet_form_takes_two_deals_in_a_row_offline(page, live_server):
     expect(page.get_by_role("button", name="Save deal 3")).to_be_visible()
     expect(page.locator("section.next h2")).to_have_text("Deal 3")
     assert page.input_value("#hearts__0") == ""
+    # and counted afresh: nothing typed, nothing to suggest (not deal 2's "✓ 13 / 13")
+    expect(page.locator("[data-left]")).to_have_text("0 / 13")
+    assert page.get_attribute("#hearts__2", "placeholder") == "auto"
     # deal 3 with the pad: Ala 2, Bartek 9 (Celina's 2 is filled in); Q♠ K♠ to Bartek,
     # A♠ to Celina → Ala 2, Bartek 9 + 23 = 32, Celina 2 + 7 = 9
     expect(page.locator("#hearts__0.current")).to_have_count(1)

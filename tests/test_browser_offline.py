@@ -234,6 +234,9 @@ def test_a_typed_entry_survives_reload_back_and_a_lost_connection(page, live_ser
     def kept():
         expect(page.locator("#hearts__0")).to_have_value("5")
         expect(page.locator("#hearts__1")).to_have_value("2")
+        # counted again, Celina's 13 - 5 - 2 = 6 suggested
+        expect(page.locator("[data-left]")).to_have_text("✓ 13 / 13")
+        expect(page.locator("#hearts__2")).to_have_attribute("placeholder", "6")
         expect(queen).to_be_checked()
         expect(page.locator("#queue-note")).to_have_text(
             "What you typed here before is back; it is not saved yet."
