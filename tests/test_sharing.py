@@ -452,6 +452,23 @@ def test_fix_a_name_and_change_an_option_each_a_change_undone_from_the_history(p
     assert a.get(f"/api/matches/{mid}").get_json()["players"] == ["Ala", "Bartek", "Celina"]
 
 
+def test_the_sheet_offers_undo_only_while_this_phones_change_is_the_latest(app, phones):
+    """A saves deal 1: A's sheet offers its Undo. B saves deal 2: A's sheet no longer
+    does (the table has moved on), though A's history still offers it for deal 1,
+    and B's sheet offers B's own."""
+    a, b, _c = phones
+    mid = made_by(a)
+    assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
+    save(a, mid, D1)
+    assert 'class="undo"' in text(a.get(f"/m/{mid}"))
+    save(b, mid, D2)
+    assert 'class="undo"' not in text(a.get(f"/m/{mid}"))
+    assert "Undo: Deal 2 saved." in text(b.get(f"/m/{mid}"))
+    history = text(a.get(f"/m/{mid}/history"))
+    assert len(re.findall(r'action="/m/[^"]+/undo/\d+"', history)) == 2  # deals 1 and 2
+    assert totals(a, mid) == [17 + 7, 23 + 5, 3 + 31]
+
+
 def test_a_double_tap_on_undo_undoes_once(phones):
     a, _b, _c = phones
     mid = made_by(a)

@@ -153,12 +153,16 @@ def history(db: Database, match_id: int | str) -> list[dict]:
     return [_line(db, event) for event in events(db, match_id)]
 
 
-def change(db: Database, match_id: int, event_id: int) -> dict | None:
+def change(db: Database, match_id: int, event_id: int, latest: bool = False) -> dict | None:
     """One change of the match's history, as :func:`history` has it (None: not
-    a change of this match)."""
+    a change of this match; ``latest``: nor its latest, no change made since)."""
     rows = list(
         db.query("select * from events where id = ? and match_id = ?", [event_id, match_id])
     )
+    if latest and rows:
+        last = db.execute("select max(id) from events where match_id = ?", [match_id])
+        if last.fetchone()[0] != event_id:
+            return None
     return _line(db, rows[0]) if rows else None
 
 

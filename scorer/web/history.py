@@ -32,13 +32,15 @@ bp = Blueprint("history", __name__)
 
 
 def last_change(stored: store.Stored) -> dict | None:
-    """The change this browser made last to the match, while Undo can still take
-    it back: {"event", "words"}, for the sheet's one-tap Undo."""
+    """The change this browser made last to the match, while it is the match's
+    latest and Undo can take it back: {"event", "words"}, for the sheet's one-tap
+    Undo. (Once another phone has changed the match, an Undo on the sheet would take
+    back something the table has moved on from: the history still offers it.)"""
     mine = session.get("last_change") or {}
     event_id = mine.get(stored.pub)
     if not isinstance(event_id, int):
         return None
-    line = store.change(db(), stored.id, event_id)
+    line = store.change(db(), stored.id, event_id, latest=True)
     if line is None or not line["undoable"]:
         return None
     return {"event": event_id, "words": change_words(line, stored.match), "key": new_key()}
