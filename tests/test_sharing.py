@@ -304,6 +304,31 @@ def test_the_other_entry_as_the_next_deal_keeps_both(phones):
 # --- history, undo, trash ------------------------------------------------------------
 
 
+def test_the_history_names_each_entry_of_a_choice_for_what_it_is(phones):
+    """Deal 1 saved, then entered again differently from a page opened before; the
+    stored one kept. The history says which entry was stored and which set aside,
+    not "Before:"; each line says what happened first and when after it."""
+    a, _b, _c = phones
+    mid = made_by(a)
+    pa, pb = text(a.get(f"/m/{mid}/deal")), text(a.get(f"/m/{mid}/deal"))
+    assert a.post(f"/m/{mid}/deal", data=as_form(D1, pa)).status_code == 302
+    r = a.post(f"/m/{mid}/deal", data=as_form(D2, pb))
+    page = text(a.get(r.location))
+    key = re.search(r'name="key" value="([^"]*)"', page).group(1)
+    assert a.post(r.location, data={"action": "keep", "key": key}).status_code == 302
+    history = text(a.get(f"/m/{mid}/history"))
+    d1 = "Ala 4♥ Q♠; Bartek 6♥ K♠ A♠; Celina 3♥"
+    d2 = "Ala A♠; Bartek 5♥; Celina 8♥ Q♠ K♠"
+    kept = history.index("Deal 1 kept as stored")
+    conflict = history.index("Deal 1 entered twice, differently")
+    assert f"Set aside: {d2}" in history[kept:conflict]
+    assert f"Stored: {d1}" in history[kept:conflict]
+    assert f"Stored: {d1}" in history[conflict:] and f"The other entry: {d2}" in history[conflict:]
+    assert "Before:" not in history
+    assert re.search(r"<strong>Deal 1 saved\.</strong></p>\s*<p class=\"quiet\"><time", history)
+
+
+
 def save(client, mid, entry, number=None):
     url = f"/m/{mid}/deal" + (f"/{number}" if number else "")
     r = client.post(url, data=as_form(entry, text(client.get(url))))
