@@ -31,7 +31,12 @@
   function keep(form, focused) {
     var fresh = box.querySelector("form.deal");
     if (!fresh) return;
-    fresh.parentNode.replaceChild(form, fresh);
+    // the form with the title and facts of the deal it is for, not the new next deal's
+    // (a phone typing deal 3 while another saved it read "Deal 4" over "Save deal 3")
+    var mine = form.closest("section.next");
+    var theirs = fresh.closest("section.next");
+    if (mine && theirs) theirs.parentNode.replaceChild(mine, theirs);
+    else fresh.parentNode.replaceChild(form, fresh);
     var note = document.getElementById("changed-elsewhere");
     if (note) note.hidden = false;
     if (focused) focused.focus({ preventScroll: true });

@@ -58,6 +58,9 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
     # C's sheet follows too, and keeps what C typed, saying the match changed
     expect(c.locator("table.deals tbody tr")).to_have_count(1, timeout=3000)
     expect(c.locator("#changed-elsewhere")).to_be_visible()
+    # under the title and facts of the deal C is typing, not the next one's
+    expect(c.locator("section.next h2")).to_have_text("Deal 1")
+    expect(c.locator("[data-deal-facts]")).to_contain_text("Ala deals")
     assert c.input_value("#hearts__1") == "5"
     assert c.locator("label.chip:has(input[name=taken_by_QS][value='2']) input").is_checked()
 
