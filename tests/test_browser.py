@@ -91,7 +91,7 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
     page.fill("#hearts__2", "4")
     go(page, page.get_by_role("button", name="Save changes"))
     assert totals(page) == [25, 42, 62]
-    assert "re-flowed" in page.locator(".flash").inner_text()
+    assert "counted again" in page.locator(".flash").inner_text()
 
     # a refused entry keeps what was typed
     enter_next(page)

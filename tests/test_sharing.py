@@ -328,7 +328,6 @@ def test_the_history_names_each_entry_of_a_choice_for_what_it_is(phones):
     assert re.search(r"<strong>Deal 1 saved\.</strong></p>\s*<p class=\"quiet\"><time", history)
 
 
-
 def save(client, mid, entry, number=None):
     url = f"/m/{mid}/deal" + (f"/{number}" if number else "")
     r = client.post(url, data=as_form(entry, text(client.get(url))))

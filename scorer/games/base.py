@@ -468,15 +468,15 @@ DEAL_WORDS = {
     "undo_edit": L_("Deal %(n)s put back as it was (an undo)."),
     "undo_restored": L_("Deal %(n)s restored (an undo)."),
     "undo_reopen": L_("Deal %(n)s waits for the choice again (an undo)."),
-    "reflowed": L_("Deal %(n)s changed; the totals after it re-flowed."),
+    "reflowed": L_("Deal %(n)s changed; the totals after it were counted again."),
     "same_elsewhere": L_(
         "Deal %(n)s was already entered on another phone, the same: nothing was stored twice."
     ),
     "back": L_("Deal %(n)s is back, with your entry."),
     "stays": L_("Deal %(n)s stays as stored; the other entry is in the history."),
-    "replaced": L_("Deal %(n)s replaced; the totals after it re-flowed."),
+    "replaced": L_("Deal %(n)s replaced; the totals after it were counted again."),
     "undeletable": L_("Deal %(n)s cannot be deleted: %(why)s"),
-    "deleted_reflowed": L_("Deal %(n)s deleted; the totals after it re-flowed."),
+    "deleted_reflowed": L_("Deal %(n)s deleted; the totals after it were counted again."),
     "save_checked_as": L_("Save the checked deal as deal %(n)s"),
     "save_checked": L_("Save the checked deal"),
     "delete": L_("Delete deal %(n)s"),
@@ -530,7 +530,7 @@ DEAL_WORDS = {
     ),
     "entries_deleted": L_("The deal these entries were for was deleted on another phone."),
     "replace_deals": L_("Replace deals %(numbers)s with the other entries"),
-    "deals_replaced": L_("Those deals replaced; the totals after them re-flowed."),
+    "deals_replaced": L_("Those deals replaced; the totals after them were counted again."),
     "could_not_stand": L_(
         "Nothing was saved: after this change deal %(n)s could not stand (%(why)s)."
     ),

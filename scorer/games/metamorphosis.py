@@ -214,7 +214,9 @@ class Metamorphosis(Game):
         "undo_reopen": pgettext(
             "metamorphosis", "Deal %(n)s waits for the choice again (an undo)."
         ),
-        "reflowed": pgettext("metamorphosis", "Deal %(n)s changed; the totals after it re-flowed."),
+        "reflowed": pgettext(
+            "metamorphosis", "Deal %(n)s changed; the totals after it were counted again."
+        ),
         "same_elsewhere": pgettext(
             "metamorphosis",
             "Deal %(n)s was already entered on another phone, the same: nothing was stored twice.",
@@ -224,11 +226,11 @@ class Metamorphosis(Game):
             "metamorphosis", "Deal %(n)s stays as stored; the other entry is in the history."
         ),
         "replaced": pgettext(
-            "metamorphosis", "Deal %(n)s replaced; the totals after it re-flowed."
+            "metamorphosis", "Deal %(n)s replaced; the totals after it were counted again."
         ),
         "undeletable": pgettext("metamorphosis", "Deal %(n)s cannot be deleted: %(why)s"),
         "deleted_reflowed": pgettext(
-            "metamorphosis", "Deal %(n)s deleted; the totals after it re-flowed."
+            "metamorphosis", "Deal %(n)s deleted; the totals after it were counted again."
         ),
         "save_checked_as": pgettext("metamorphosis", "Save the checked deal as deal %(n)s"),
         "save_checked": pgettext("metamorphosis", "Save the checked deal"),
@@ -299,7 +301,7 @@ class Metamorphosis(Game):
             "metamorphosis", "Replace deals %(numbers)s with the other entries"
         ),
         "deals_replaced": pgettext(
-            "metamorphosis", "Those deals replaced; the totals after them re-flowed."
+            "metamorphosis", "Those deals replaced; the totals after them were counted again."
         ),
         "could_not_stand": pgettext(
             "metamorphosis",
