@@ -70,6 +70,8 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
     assert c.get_by_role("heading", name="Deal 1: two entries").is_visible()
     expect(c.locator("table.compare tr.differs")).to_have_count(9)  # all but A♠, Bartek's points
     expect(c.locator(".choices button").first).to_have_text("Keep deal 1 as stored")
+    # or later: the sheet, which says the choice waits
+    expect(c.get_by_role("link", name="Back to the sheet")).to_be_visible()
     # A's sheet says a choice waits
     a.goto(sheet)
     expect(a.get_by_role("link", name=re.compile("Deal 1 has two entries"))).to_be_visible()
