@@ -89,6 +89,20 @@
 
   function words(template, n) { return (template || "").replace("{n}", String(n)); }
 
+  // Each player's counts as typed (a suggestion as shown), for the deal's row while it
+  // waits: ["4", "0", "6", "3"]; "3 · 2" where a deal asks two counts. Empty where the
+  // counts are not a player's each (Variety's attackers' tricks).
+  function countsOf(form) {
+    var seats = [];
+    form.querySelectorAll("fieldset.counts input").forEach(function (input) {
+      var s = parseInt(input.name.split("__")[1], 10);
+      if (isNaN(s)) return;
+      var v = input.value || (input.classList.contains("auto") ? input.getAttribute("placeholder") : "");
+      (seats[s] = seats[s] || []).push(v || "–");
+    });
+    return seats.map(function (values) { return (values || []).join(" · "); });
+  }
+
   function itemOf(form) {
     var fields = fieldsOf(form);
     var number = parseInt(valueOf(fields, "number") || "", 10);
@@ -98,6 +112,7 @@
       number: isNaN(number) ? null : number, // a new deal's: the table's deal it records
       label: words(form.getAttribute("data-queue-label"), number),
       fields: fields,
+      counts: countsOf(form),
       at: Date.now()
     };
     // A key the server already answered, or one waiting with another entry (a deal
@@ -281,7 +296,7 @@
   function rows(waiting) {
     var body = document.querySelector("table.deals tbody");
     if (!body) return;
-    body.querySelectorAll("tr.waiting").forEach(function (tr) { tr.remove(); });
+    body.querySelectorAll("tr.waiting, tr.waiting-note").forEach(function (tr) { tr.remove(); });
     var box = document.getElementById("queue-note");
     var columns = body.closest("table").querySelectorAll("thead th").length - 1;
     waiting.filter(function (q) { return q.number; }).forEach(function (q) {
@@ -290,10 +305,25 @@
       var th = document.createElement("th");
       th.scope = "row";
       th.textContent = String(q.number);
+      tr.appendChild(th);
+      var status = q.held ? box.getAttribute("data-row-held") : box.getAttribute("data-row-waiting");
       var td = document.createElement("td");
       td.colSpan = columns;
-      td.textContent = q.held ? box.getAttribute("data-row-held") : box.getAttribute("data-row-waiting");
-      tr.appendChild(th);
+      td.textContent = status;
+      // the counts typed, in their players' columns, so that the table can read them
+      // over before they are sent; what waits under them
+      if (q.counts && q.counts.length === columns) {
+        q.counts.forEach(function (text) {
+          var cell = document.createElement("td");
+          cell.className = "typed";
+          cell.textContent = text;
+          tr.appendChild(cell);
+        });
+        body.appendChild(tr);
+        tr = document.createElement("tr");
+        tr.className = "waiting-note";
+        td.colSpan = columns + 1;
+      }
       tr.appendChild(td);
       body.appendChild(tr);
     });

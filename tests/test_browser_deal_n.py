@@ -216,6 +216,13 @@ def test_the_sheet_form_takes_two_deals_in_a_row_offline(page, live_server):
     page.get_by_role("button", name="Save deal 3").tap()
     expect(page.get_by_role("button", name="Save deal 4")).to_be_visible()
     assert page.locator("table.deals tr.waiting th").all_inner_texts() == ["2", "3"]
+    # each with its counts as typed, Celina's suggested 2 too, for the table to read over
+    waiting = page.locator("table.deals tr.waiting")
+    assert waiting.nth(0).locator("td").all_inner_texts() == ["0", "5", "8"]
+    assert waiting.nth(1).locator("td").all_inner_texts() == ["2", "9", "2"]
+    expect(page.locator("table.deals tr.waiting-note").first).to_have_text(
+        "waiting for the connection"
+    )
     restore_network(page)
     expect(page.locator("#queue-note")).to_contain_text("Deal 3 saved.", timeout=20000)
     assert stored_deals(live_server, sheet) == [
