@@ -28,15 +28,26 @@
   function typing() {
     return box.querySelector("form.deal[data-typed]");
   }
+  function dealOf(form) {
+    var input = form && form.querySelector("input[name=number]");
+    return input ? input.value : null;
+  }
   function keep(form, focused) {
     var fresh = box.querySelector("form.deal");
-    if (!fresh) return;
-    // the form with the title and facts of the deal it is for, not the new next deal's
-    // (a phone typing deal 3 while another saved it read "Deal 4" over "Save deal 3")
     var mine = form.closest("section.next");
-    var theirs = fresh.closest("section.next");
-    if (mine && theirs) theirs.parentNode.replaceChild(mine, theirs);
-    else fresh.parentNode.replaceChild(form, fresh);
+    var theirs = box.querySelector("section.next");
+    if (fresh && dealOf(fresh) === dealOf(form)) {
+      fresh.parentNode.replaceChild(form, fresh); // the same deal: its facts as they are now
+    } else if (mine && theirs) {
+      // another deal next, or the match over: the form with the title and facts of the
+      // deal it is for (a phone typing deal 3 while another saved it read "Deal 4" over
+      // "Save deal 3"; a last deal typed as another phone saved it was dropped)
+      theirs.parentNode.replaceChild(mine, theirs);
+    } else if (fresh) {
+      fresh.parentNode.replaceChild(form, fresh);
+    } else {
+      return;
+    }
     var note = document.getElementById("changed-elsewhere");
     if (note) note.hidden = false;
     if (focused) focused.focus({ preventScroll: true });
@@ -60,6 +71,9 @@
           var kept = typing();
           var focused = kept && kept.contains(document.activeElement) ? document.activeElement : null;
           box.innerHTML = html;
+          // the match changed since this page was drawn: its one-tap Undo is no longer
+          // for the match's latest change (the history still offers it)
+          document.querySelectorAll(".said form.undo").forEach(function (undo) { undo.remove(); });
           if (kept) keep(kept, focused);
           window.scrollTo(0, y);
           document.dispatchEvent(new CustomEvent("scorer:redrawn"));

@@ -100,7 +100,9 @@
       var v = input.value || (input.classList.contains("auto") ? input.getAttribute("placeholder") : "");
       (seats[s] = seats[s] || []).push(v || "–");
     });
-    return seats.map(function (values) { return (values || []).join(" · "); });
+    var out = [];
+    for (var i = 0; i < seats.length; i++) out.push((seats[i] || []).join(" · "));
+    return out;
   }
 
   function itemOf(form) {
@@ -319,6 +321,7 @@
           cell.textContent = text;
           tr.appendChild(cell);
         });
+        tr.classList.add("counted");
         body.appendChild(tr);
         tr = document.createElement("tr");
         tr.className = "waiting-note";

@@ -86,3 +86,54 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
     shot(a, "history-phone.png", full_page=True)
     for page in (a, b, c):
         page.context.close()
+
+
+def made(page, live_server, options=None) -> tuple[str, str]:
+    """A Black Maria match made through the API by this phone (its scorer): the
+    sheet's address and the edit key, for another phone's writes."""
+    record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"], "deals": []}
+    r = page.context.request.post(
+        live_server + "/api/matches", data={**record, "options": options or {}}
+    )
+    return f"{live_server}/m/{r.json()['id']}", r.json()["edit_key"]
+
+
+def saved_elsewhere(page, sheet: str, key: str, entry: dict) -> None:
+    """Another phone saves the next deal (through the API, with the edit key)."""
+    url = sheet.replace("/m/", "/api/matches/") + "/deals"
+    r = page.context.request.post(url, data=entry, headers={"Authorization": f"Bearer {key}"})
+    assert r.status == 201, r.text()
+
+
+D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
+
+
+def test_an_open_sheet_drops_its_undo_once_another_phone_changes_the_match(page, live_server):
+    sheet, key = made(page, live_server)
+    page.goto(sheet)
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    go(page, page.get_by_role("button", name="Save deal 1"))
+    expect(page.locator(".said form.undo")).to_have_count(1)
+    # another phone saves deal 2 (Ala 0, Bartek 5, Celina 8 + Q♠ K♠, A♠ to Ala):
+    # this sheet follows, and its Undo of deal 1 goes, the words "Deal 1 saved." stay
+    saved_elsewhere(
+        page, sheet, key, {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
+    )
+    expect(page.locator("table.deals tbody tr")).to_have_count(2, timeout=5000)
+    expect(page.locator(".said form.undo")).to_have_count(0)
+    expect(page.locator(".said .flash")).to_have_text("Deal 1 saved.")
+
+
+def test_a_last_deal_typed_as_another_phone_ends_the_match_is_kept(page, live_server):
+    """Played to 20: this phone types deal 1 while another saves it (Bartek's 23
+    ends the match). The sheet says the match is over and keeps what was typed;
+    saved, it meets the other entry for a choice."""
+    sheet, key = made(page, live_server, {"target": 20})
+    page.goto(sheet)
+    fill_deal(page, [3, 6, 4], 0, 1, 1)
+    saved_elsewhere(page, sheet, key, D1)
+    expect(page.locator("#changed-elsewhere")).to_be_visible(timeout=5000)
+    expect(page.locator("table.deals tbody tr")).to_have_count(1)
+    assert page.input_value("#hearts__0") == "3" and page.input_value("#hearts__2") == "4"
+    go(page, page.get_by_role("button", name="Save deal 1"))
+    expect(page.get_by_role("heading", name="Deal 1: two entries")).to_be_visible()

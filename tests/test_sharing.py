@@ -494,6 +494,19 @@ def test_the_sheet_offers_undo_only_while_this_phones_change_is_the_latest(app, 
     assert totals(a, mid) == [17 + 7, 23 + 5, 3 + 31]
 
 
+def test_a_deal_entered_again_the_same_leaves_the_undo_on_the_sheet(app, phones):
+    """B had deal 1's form open and enters what A saved: nothing is stored, the match
+    has not changed, and A's sheet still offers A's Undo."""
+    a, b, _c = phones
+    mid = made_by(a)
+    assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
+    early = text(b.get(f"/m/{mid}/deal"))
+    save(a, mid, D1)
+    assert b.post(f"/m/{mid}/deal", data=as_form(D1, early)).status_code == 302
+    assert a.get(f"/api/matches/{mid}").get_json()["deals"] == [D1]
+    assert "Undo: Deal 1 saved." in text(a.get(f"/m/{mid}"))
+
+
 def test_a_double_tap_on_undo_undoes_once(phones):
     a, _b, _c = phones
     mid = made_by(a)

@@ -159,9 +159,9 @@ def change(db: Database, match_id: int, event_id: int, latest: bool = False) -> 
     rows = list(
         db.query("select * from events where id = ? and match_id = ?", [event_id, match_id])
     )
-    if latest and rows:
-        last = db.execute("select max(id) from events where match_id = ?", [match_id])
-        if last.fetchone()[0] != event_id:
+    if latest and rows:  # a deal entered again, the same, changes nothing
+        since = "select 1 from events where match_id = ? and id > ? and kind != 'same' limit 1"
+        if db.execute(since, [match_id, event_id]).fetchone():
             return None
     return _line(db, rows[0]) if rows else None
 
