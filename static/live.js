@@ -43,6 +43,8 @@
       // deal it is for (a phone typing deal 3 while another saved it read "Deal 4" over
       // "Save deal 3"; a last deal typed as another phone saved it was dropped)
       theirs.parentNode.replaceChild(mine, theirs);
+      // the match over, the end of it above: the form stays in sight
+      if (!fresh) setTimeout(function () { mine.scrollIntoView({ block: "nearest" }); }, 0);
     } else if (fresh) {
       fresh.parentNode.replaceChild(form, fresh);
     } else {
@@ -71,9 +73,12 @@
           var kept = typing();
           var focused = kept && kept.contains(document.activeElement) ? document.activeElement : null;
           box.innerHTML = html;
-          // the match changed since this page was drawn: its one-tap Undo is no longer
-          // for the match's latest change (the history still offers it)
-          document.querySelectorAll(".said form.undo").forEach(function (undo) { undo.remove(); });
+          // the one-tap Undo goes once its change is no longer the match's latest (the
+          // new sheet names the change its Undo is for; the history still offers it)
+          var still = box.querySelector("[data-undo]");
+          document.querySelectorAll(".said form.undo").forEach(function (undo) {
+            if (!still || still.getAttribute("data-undo") !== undo.getAttribute("data-event")) undo.remove();
+          });
           if (kept) keep(kept, focused);
           window.scrollTo(0, y);
           document.dispatchEvent(new CustomEvent("scorer:redrawn"));

@@ -105,6 +105,16 @@
     return out;
   }
 
+  // What those counts are ("Hearts taken"): the questions' own words.
+  function countedOf(form) {
+    var asked = [];
+    form.querySelectorAll("fieldset.counts > legend").forEach(function (legend) {
+      var words = legend.firstChild ? legend.firstChild.textContent.trim() : "";
+      if (words) asked.push(words);
+    });
+    return asked.join(" · ");
+  }
+
   function itemOf(form) {
     var fields = fieldsOf(form);
     var number = parseInt(valueOf(fields, "number") || "", 10);
@@ -115,6 +125,7 @@
       label: words(form.getAttribute("data-queue-label"), number),
       fields: fields,
       counts: countsOf(form),
+      counted: countedOf(form),
       at: Date.now()
     };
     // A key the server already answered, or one waiting with another entry (a deal
@@ -266,6 +277,8 @@
     });
     if (restored) line(box, box.getAttribute("data-restored"));
     box.hidden = !box.childNodes.length;
+    // the sheet's one-tap Undo is of a change before the deals that wait: not now
+    document.querySelectorAll(".said form.undo").forEach(function (undo) { undo.hidden = waiting.length > 0; });
     rows(waiting);
     renumber(waiting);
   }
@@ -326,6 +339,7 @@
         tr = document.createElement("tr");
         tr.className = "waiting-note";
         td.colSpan = columns + 1;
+        if (q.counted) td.textContent = q.counted + " · " + status;
       }
       tr.appendChild(td);
       body.appendChild(tr);

@@ -74,6 +74,8 @@
     if (old && fresh) old.replaceWith(fresh);
     else if (old) old.remove();
     else (target.closest("form") || target).before(fresh);
+    // said where the player looks (the tap was far down the form)
+    if (fresh) fresh.scrollIntoView({ block: "nearest" });
   }
 
   document.addEventListener("htmx:sendError", function (event) {

@@ -202,8 +202,9 @@ def test_an_auction_not_tracked_takes_its_type_and_attackers_without_a_reload(pa
     page.locator("label.chip:has(input[name=contract][value='5'])").tap()
     page.locator("label.chip:has(input[name=attackers__0][value='0'])").tap()
     use = page.get_by_role("button", name="Use this type and these attackers")
-    use.tap()  # one attacker only: said in place
+    use.tap()  # one attacker only: said in place, where the player looks
     expect(page.get_by_role("alert")).to_contain_text("choose both players")
+    expect(page.get_by_role("alert")).to_be_in_viewport()
     page.locator("label.chip:has(input[name=attackers__1][value='2'])").tap()
     use.tap()
     expect(page.locator("p.result")).to_contain_text("Ala and Celina attack")

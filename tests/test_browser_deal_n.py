@@ -196,10 +196,13 @@ def test_the_sheet_form_takes_two_deals_in_a_row_offline(page, live_server):
     sheet = start(page, live_server)
     fill_deal(page, [4, 6, 3], 0, 1, 1)  # deal 1 online: 17, 23, 3
     go(page, page.get_by_role("button", name="Save deal 1"))
+    expect(page.locator(".said form.undo")).to_be_visible()
     cut_network(page)
     fill_deal(page, [0, 5, 8], 2, 2, 0)  # deal 2: Ala A♠ 7, Bartek 5, Celina 8 + 23 = 31
     page.get_by_role("button", name="Save deal 2").tap()
     expect(page.get_by_role("button", name="Save deal 3")).to_be_visible()
+    # deal 1's Undo is not offered while a later deal waits
+    expect(page.locator(".said form.undo")).to_be_hidden()
     expect(page.locator("section.next h2")).to_have_text("Deal 3")
     assert page.input_value("#hearts__0") == ""
     # and counted afresh: nothing typed, nothing to suggest (not deal 2's "✓ 13 / 13")
@@ -221,7 +224,7 @@ def test_the_sheet_form_takes_two_deals_in_a_row_offline(page, live_server):
     assert waiting.nth(0).locator("td").all_inner_texts() == ["0", "5", "8"]
     assert waiting.nth(1).locator("td").all_inner_texts() == ["2", "9", "2"]
     expect(page.locator("table.deals tr.waiting-note").first).to_have_text(
-        "waiting for the connection"
+        "Hearts taken · waiting for the connection"
     )
     restore_network(page)
     expect(page.locator("#queue-note")).to_contain_text("Deal 3 saved.", timeout=20000)

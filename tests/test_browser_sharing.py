@@ -124,6 +124,21 @@ def test_an_open_sheet_drops_its_undo_once_another_phone_changes_the_match(page,
     expect(page.locator(".said .flash")).to_have_text("Deal 1 saved.")
 
 
+def test_a_deal_entered_again_the_same_leaves_an_open_sheets_undo(page, live_server):
+    """Another phone enters deal 1 again, the same: nothing changes, and this open
+    sheet, drawn again, still offers its Undo of deal 1."""
+    sheet, key = made(page, live_server)
+    page.goto(sheet)
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    go(page, page.get_by_role("button", name="Save deal 1"))
+    page.evaluate("document.querySelector('#sheet-live h1, #sheet-live h2').dataset.old = '1'")
+    url = sheet.replace("/m/", "/api/matches/") + "/deals?deal=1"
+    r = page.context.request.post(url, data=D1, headers={"Authorization": f"Bearer {key}"})
+    assert r.status == 200 and r.json()["same"] is True
+    expect(page.locator("#sheet-live [data-old]")).to_have_count(0, timeout=5000)  # redrawn
+    expect(page.locator(".said form.undo")).to_have_count(1)
+
+
 def test_a_last_deal_typed_as_another_phone_ends_the_match_is_kept(page, live_server):
     """Played to 20: this phone types deal 1 while another saves it (Bartek's 23
     ends the match). The sheet says the match is over and keeps what was typed;
@@ -135,5 +150,7 @@ def test_a_last_deal_typed_as_another_phone_ends_the_match_is_kept(page, live_se
     expect(page.locator("#changed-elsewhere")).to_be_visible(timeout=5000)
     expect(page.locator("table.deals tbody tr")).to_have_count(1)
     assert page.input_value("#hearts__0") == "3" and page.input_value("#hearts__2") == "4"
+    # in sight, under the end of the match (the winner, the ratings) drawn above it
+    expect(page.locator("#hearts__0")).to_be_in_viewport()
     go(page, page.get_by_role("button", name="Save deal 1"))
     expect(page.get_by_role("heading", name="Deal 1: two entries")).to_be_visible()
