@@ -33,28 +33,29 @@ def trials(full: int, quick: int) -> int:
 
 
 # The files that take longest, longest first (seconds of a run, measured with
-# --junitxml at db76532). `make test` shares the files between two workers
+# --durations=0 at b47bef9). `make test` shares the files between two workers
 # (pytest-xdist, --dist loadfile) in the order they are collected: handed out
 # longest first, the last files to start are short ones and neither worker waits
 # long for the other at the end. Only the order changes; a stale list costs time.
 LONGEST = [
-    "test_browser_offline",  # 36 s
+    "test_browser_offline",  # 37 s
     "test_browser_deal_n",  # 34
-    "test_browser_layout",  # 29
+    "test_browser_layout",  # 26
     "test_browser",  # 21
+    "test_browser_check",  # 21
     "test_locales",  # 20
     "test_browser_actions",  # 19
-    "test_clean_start",  # 18
-    "test_browser_check",  # 18
+    "test_table_sim",  # 18
+    "test_browser_sharing",  # 18
     "test_live_wait",  # 17
-    "test_browser_compendium",  # 16
     "test_browser_locales",  # 16
-    "test_table_sim",  # 15
-    "test_browser_a11y",  # 15
-    "test_browser_table",  # 14
-    "test_engine_random",  # 13
-    "test_browser_games",  # 11
-    "test_browser_entry",  # 9
+    "test_browser_entry",  # 14
+    "test_browser_compendium",  # 14
+    "test_browser_table",  # 13
+    "test_clean_start",  # 13
+    "test_engine_random",  # 12
+    "test_browser_a11y",  # 12
+    "test_browser_games",  # 9
 ]
 
 
