@@ -14,7 +14,7 @@ COMPILED := $(CATALOGS:.po=.mo)
 .PHONY: run table dev test stress format chromium caddy test-tools wrk setup bench soak clean \
 	screenshots catalogs icons
 
-setup: $(STAMP) instance $(COMPILED)
+setup: $(STAMP) instance build $(COMPILED)
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -m venv --help >/dev/null 2>&1 && $(PYTHON) -c 'import ensurepip' 2>/dev/null || { \
@@ -24,8 +24,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
-instance:
-	mkdir -p instance
+# build/ holds the static files' hashed copies (scorer/assets.py); made here so that
+# deploy/scorer.service, which lets the server write only instance/ and build/, finds it.
+instance build:
+	mkdir -p $@
 
 $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(STAMP)
 	$(BIN)/pybabel -q compile -l $* -i $< -o $@

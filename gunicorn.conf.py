@@ -46,12 +46,15 @@ control_socket = str(instance / "gunicorn.ctl")
 gunicorn.http.wsgi.SERVER = "Scorer"
 
 
+DAILY = "import sys; from scorer.backup import main; sys.exit(main(sys.argv[1:]))"
+
+
 def keep_daily_copies(database: str, folder: Path) -> None:
     """Every hour, today's copy if there is none yet, made by a process of its
     own: the master forks workers at any time, and a worker forked while the
     master held a SQLite connection would share its locks ("disk I/O error")."""
     while True:
-        done = subprocess.run([sys.executable, "-m", "scorer.backup", database, str(folder)])
+        done = subprocess.run([sys.executable, "-c", DAILY, database, str(folder)])
         if done.returncode:  # a failed copy must not stop the server; it is said
             print("scorer: daily backup failed", flush=True)
         threading.Event().wait(3600)

@@ -29,7 +29,7 @@ from flask import Flask
 from whitenoise import WhiteNoise
 from whitenoise.compress import Compressor
 
-YEAR = 365 * 24 * 3600
+YEAR = 365 * 24 * 3600  # a hashed file's max-age (WhiteNoise's own is ten years)
 PLAIN_MAX_AGE = 3600  # a file asked for by its plain name
 HASHED = re.compile(r"\.[0-9a-f]{12}(\.[^./]+)?$")
 # The scripts every page runs (templates/base.html), in their order, as one file;
@@ -100,6 +100,10 @@ def build(static: Path, target: Path, bundles: dict | None = None) -> dict[str, 
     return manifest
 
 
+class Static(WhiteNoise):
+    FOREVER = YEAR
+
+
 def init_app(app: Flask, target: Path, safe: dict[str, str]) -> None:
     """Serve ``app.static_folder`` through WhiteNoise, hashed and compressed,
     with the ``safe`` headers every page has (they pass by Flask-Talisman)."""
@@ -115,7 +119,7 @@ def init_app(app: Flask, target: Path, safe: dict[str, str]) -> None:
             if path.endswith(DOCUMENTS) or name == "X-Content-Type-Options":
                 h[name] = value
 
-    app.wsgi_app = WhiteNoise(
+    app.wsgi_app = Static(
         app.wsgi_app,
         allow_all_origins=False,
         root=str(target),

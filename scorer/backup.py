@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import sys
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -162,12 +163,13 @@ def daily(database: str | os.PathLike, folder: str | os.PathLike, keep: int = KE
     return made
 
 
-# python -m scorer.backup DATABASE FOLDER: today's copy (gunicorn.conf.py runs it hourly)
-if __name__ == "__main__":
-    import sys
-
+def main(argv: list[str]) -> int:
+    """DATABASE FOLDER: today's copy, made in a process of its own (gunicorn.conf.py
+    runs it hourly, as ``python -c`` rather than ``-m``: the package imports this
+    module, and ``-m`` would run it a second time, with a RuntimeWarning)."""
     try:
-        daily(sys.argv[1], sys.argv[2])
+        daily(argv[0], argv[1])
     except (OSError, sqlite3.Error) as e:
         print(f"scorer: daily backup failed: {e}", file=sys.stderr)
-        sys.exit(1)
+        return 1
+    return 0

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -74,8 +75,16 @@ def test_make_run_with_four_workers_on_an_empty_folder_comes_up_clean(tmp_path, 
             except OSError:
                 time.sleep(0.1)
         assert answers == [200] * 8
+        # the day's backup, made at start by a process of its own (gunicorn.conf.py)
+        end = time.monotonic() + 30
+        while time.monotonic() < end and not list((instance / "backups").glob("scorer-*.db")):
+            time.sleep(0.1)
+        assert [p.name for p in (instance / "backups").glob("scorer-*.db")] == [
+            f"scorer-{datetime.now(UTC):%Y-%m-%d}.db"
+        ]
     out = log.read()
     assert out.count("Booting worker") == 4, out
     assert "Worker failed to boot" not in out and "Traceback" not in out, out
+    assert "Warning" not in out and "backup failed" not in out, out
     assert "locked" not in out and "disk I/O error" not in out, out
     assert migrations_applied(instance / "scorer.db") == schema.names()
