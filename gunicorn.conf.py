@@ -55,7 +55,9 @@ def keep_daily_copies(database: str, folder: Path) -> None:
     master held a SQLite connection would share its locks ("disk I/O error")."""
     while True:
         done = subprocess.run([sys.executable, "-c", DAILY, database, str(folder)])
-        if done.returncode:  # a failed copy must not stop the server; it is said
+        # a failed copy must not stop the server; it is said (one stopped by a signal
+        # was stopped with the server: it did not fail)
+        if done.returncode > 0:
             print("scorer: daily backup failed", flush=True)
         threading.Event().wait(3600)
 

@@ -60,6 +60,7 @@ self.addEventListener("fetch", function (event) {
 // that installs the app keeps its own copy.)
 self.addEventListener("message", function (event) {
   var data = event.data || {};
+  if (Array.isArray(data.refresh)) { event.waitUntil(refresh(data.refresh)); return; }
   if (!Array.isArray(data.keep)) return;
   var reply = event.ports && event.ports[0];
   event.waitUntil(Promise.all(data.keep.filter(sameSite).map(function (url) {
@@ -71,6 +72,19 @@ self.addEventListener("message", function (event) {
     if (reply) reply.postMessage(kept.every(Boolean) ? "kept" : "not kept");
   }));
 });
+
+// A page that drew a change (the live sheet) has the copies kept of it fetched again;
+// what is not kept stays so.
+function refresh(urls) {
+  return caches.open(CACHE).then(function (cache) {
+    return Promise.all(urls.filter(sameSite).map(function (url) {
+      return cache.match(url, { ignoreVary: true }).then(function (kept) {
+        if (!kept) return null;
+        return fetch(url, { credentials: "same-origin" }).then(function (r) { return put(url, r); }, function () {});
+      });
+    }));
+  });
+}
 
 function sameSite(url) {
   try { return new URL(url, self.location).origin === self.location.origin; } catch (e) { return false; }

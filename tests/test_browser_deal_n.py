@@ -106,6 +106,46 @@ def test_a_phone_offline_for_three_deals_alone_sends_them_in_order(
         page.context.close()
 
 
+def test_deals_typed_after_a_deal_undone_elsewhere_wait_for_the_table_to_say(
+    browser, browser_context_args, live_server
+):
+    """B's open sheet shows deal 13 (a typo) come in from A; B loses the network and
+    types deals 14 and 15 on the deal page it kept, which the live sheet brought up to
+    date (it was kept at deal 13). A undoes deal 13, to enter it again. Back online,
+    B's deal 14 is not stored as deal 13 (every dealer after it would be one deal
+    behind): it is held with the reason, deal 15 behind it; once A has entered deal
+    13 again, "Open it" sends both, as deals 14 and 15."""
+    a, b, sheet, key = table(browser, browser_context_args, live_server)
+    api = f"{live_server}/api/matches/{sheet.rsplit('/', 1)[-1]}"
+    auth = {"Authorization": f"Bearer {key}"}
+    assert a.context.request.post(f"{api}/deals?deal=13", data=D13_TYPO, headers=auth).ok
+    expect(b.get_by_role("link", name="Enter deal 14")).to_be_visible(timeout=10000)
+    # the deal page kept for offline use is drawn again, as of deal 13 (kept at 12)
+    kept = "caches.match(location.origin + location.pathname + '/deal').then(r => r.text())"
+    for _try in range(100):
+        if "data-deal-title>Deal 14<" in b.evaluate(kept):
+            break
+        b.wait_for_timeout(100)
+    cut_network(b)
+    for number, entry in ((14, D14), (15, D15)):
+        offline_entry(b, entry, number)
+    assert a.context.request.delete(f"{api}/deals/13", headers=auth).ok
+    restore_network(b)
+    note = b.locator("#queue-note")
+    expect(note).to_contain_text(
+        "Deal 14: not saved — Deal 13 was deleted on another phone after this was typed.",
+        timeout=20000,
+    )
+    expect(note).to_contain_text("Deal 15: not saved yet")
+    assert stored_deals(live_server, sheet) == BEFORE
+    assert a.context.request.post(f"{api}/deals?deal=13", data=D13, headers=auth).ok
+    note.get_by_role("button", name="Open it").tap()
+    expect(note).to_have_text(re.compile("Deal 14 saved.*Deal 15 saved"), timeout=20000)
+    assert stored_deals(live_server, sheet) == BEFORE + [D13, D14, D15]
+    for page in (a, b):
+        page.context.close()
+
+
 def test_a_phone_offline_while_another_enters_the_same_deals_stores_them_once(
     browser, browser_context_args, live_server
 ):

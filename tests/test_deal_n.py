@@ -247,17 +247,62 @@ def test_keeping_the_stored_deal_can_be_undone_and_the_choice_waits_again(db):
     assert store.choose(db, m.id, cid, "replace").computed["totals"] == [17, 22, 4]
 
 
-def test_a_page_drawn_after_a_deal_deleted_since_numbers_from_its_place(db):
-    """Drawn after deal 2, and deal 2 itself deleted since: the page's deal 3 is the
-    deal after deal 1 now, deal 2 (never a deal that waits for nothing)."""
+def test_a_page_drawn_before_its_last_deal_was_undone_waits_for_the_table(db):
+    """Drawn after deal 2, and deal 2 itself deleted since (an Undo on another phone,
+    to enter it again): the page's deal 3 is not moved into deal 2's place unasked
+    (the table's deal 3 stored as deal 2 put every later dealer one deal behind);
+    it is refused as Undone, nothing stored. Deal 2 entered again, it is deal 3; or
+    saved from a page drawn now, deal 2."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, ONE_TYPO)
+    anchor = store.get(db, m.id).next_mark()
+    store.delete_deal(db, m.id, 2)
+    with pytest.raises(store.Undone) as refused:
+        store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    assert (refused.value.number, refused.value.typed) == (2, 3)
+    assert refused.value.message == "deal 2 was deleted on another phone after this was typed."
+    assert deals_of(db, m) == [ONE]
+    # deal 2 entered again on the other phone: the page's deal 3 is deal 3
+    store.record_deal(db, m.id, 2, TWO)
+    change = store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    assert (change.kind, change.number) == ("add", 3)
+    assert deals_of(db, m) == [ONE, TWO, THREE]
+    # deal 3: Ala 13 hearts, Bartek Q♠ K♠ A♠ 30: 17+0+13, 23+12+30, 3+31+0
+    assert change.computed["totals"] == [30, 65, 34]
+
+
+def test_a_deal_undone_as_entered_twice_is_replaced_from_a_page_drawn_now(db):
+    """The other reading: deal 2 was the same deal entered twice and deleted; the
+    phone's deal 3 is put right on a page drawn now (its mark), as deal 2."""
     m = new_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, TWO)
     anchor = store.get(db, m.id).next_mark()
     store.delete_deal(db, m.id, 2)
-    change = store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    with pytest.raises(store.Undone):
+        store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    change = store.record_deal(db, m.id, 2, THREE, anchor=store.get(db, m.id).next_mark())
     assert (change.kind, change.number) == ("add", 2)
     assert deals_of(db, m) == [ONE, THREE]
+    # the deal typed after it on that page, as deal 4: still after the deleted deal 2
+    with pytest.raises(store.Undone) as refused:
+        store.record_deal(db, m.id, 4, ONE_TYPO, anchor=anchor)
+    assert (refused.value.gone, refused.value.number, refused.value.typed) == (2, 3, 4)
+    assert refused.value.message == "deal 2 was deleted on another phone after this was typed."
+
+
+def test_a_deal_deleted_before_the_pages_last_moves_its_deals_up(db):
+    """Drawn after deal 3; deal 2 (entered twice) deleted since, and deal 3 not: the
+    page's deal 4 follows that deal 3, now deal 3."""
+    m = new_match(db)
+    for n, deal in enumerate((ONE, TWO, TWO), 1):  # deal 2 entered twice, as 2 and 3
+        store.record_deal(db, m.id, n, deal)
+    anchor = store.get(db, m.id).next_mark()
+    store.delete_deal(db, m.id, 2)
+    change = store.record_deal(db, m.id, 4, THREE, anchor=anchor)
+    assert (change.kind, change.number) == ("add", 3)
+    assert deals_of(db, m) == [ONE, TWO, THREE]
 
 
 def test_an_edit_sent_again_after_it_met_a_change_gets_the_same_choice(client):

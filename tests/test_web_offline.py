@@ -9,7 +9,7 @@ from pathlib import Path
 
 import brotli
 
-from .test_web import deal_form, marks, new_bm, stored, text
+from .test_web import deal_form, delete_marks, hidden, marks, new_bm, stored, text
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 
@@ -158,6 +158,37 @@ def test_a_queued_deal_the_rules_refuse_comes_back_with_the_reason(client, app):
         "message": "Hearts add up to 14, but 13 are in play",
     }
     assert stored(app, mid).deals == []
+
+
+def test_a_queued_deal_typed_after_a_deal_undone_since_is_held_and_put_right_as_it(client, app):
+    """Drawn after deal 1; deal 1 undone on another phone since: the queued deal 2
+    is held with the reason (not stored as deal 1 unasked). Opened (posted the
+    ordinary way), its page is deal 1's form with what was typed, saying how it
+    was typed; saved from there, it is deal 1."""
+    mid = new_bm(client)
+    client.post(f"/m/{mid}/deal", data=queued_form(D1, marks(client, f"/m/{mid}/deal")))
+    late = queued_form(D2, marks(client, f"/m/{mid}/deal"), 2)
+    client.post(f"/m/{mid}/deal/1/delete", data=delete_marks(client, mid, 1))  # the other phone
+    assert stored(app, mid).deals == []
+    r = client.post(f"/m/{mid}/deal", data=late, headers=QUEUED)
+    assert r.status_code == 409
+    assert r.get_json() == {
+        "outcome": "refused",
+        "message": "Deal 1 was deleted on another phone after this was typed.",
+        "number": 1,
+    }
+    assert stored(app, mid).deals == []
+    page = client.post(f"/m/{mid}/deal", data=late)
+    body = text(page)
+    assert page.status_code == 400
+    assert (
+        "This was typed as deal 2, after a deal 1 that another phone has deleted since. "
+        "If it is deal 1, save it here; otherwise, enter deal 1 first."
+    ) in body
+    assert "Save deal 1" in body and hidden(body, "number") == "1"
+    assert hidden(body, "expect") == "0.0" and hidden(body, "key") == late["key"]  # drawn now
+    r = client.post(f"/m/{mid}/deal", data={**late, "expect": "0.0", "number": "1"})
+    assert r.status_code == 302 and stored(app, mid).deals == [D2]
 
 
 def test_a_page_that_shows_a_one_time_message_says_so(client):

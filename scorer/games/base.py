@@ -545,6 +545,11 @@ DEAL_WORDS = {
     "refused": L_("deal %(n)s: %(message)s"),
     "no_deal": L_("there is no deal %(n)s"),
     "not_yet": L_("deal %(n)s is not entered yet: it comes first"),
+    "undone": L_("deal %(n)s was deleted on another phone after this was typed."),
+    "undone_here": L_(
+        "This was typed as deal %(typed)s, after a deal %(gone)s that another phone has deleted "
+        "since. If it is deal %(n)s, save it here; otherwise, enter deal %(n)s first."
+    ),
     "saved_meanwhile": L_("deal %(n)s was saved on another phone meanwhile"),
     "changed_meanwhile": L_("deal %(n)s was changed on another phone meanwhile"),
     "deleted_meanwhile": L_("deal %(n)s was deleted on another phone meanwhile"),

@@ -321,6 +321,14 @@ class Metamorphosis(Game):
         "refused": pgettext("metamorphosis", "deal %(n)s: %(message)s"),
         "no_deal": pgettext("metamorphosis", "there is no deal %(n)s"),
         "not_yet": pgettext("metamorphosis", "deal %(n)s is not entered yet: it comes first"),
+        "undone": pgettext(
+            "metamorphosis", "deal %(n)s was deleted on another phone after this was typed."
+        ),
+        "undone_here": pgettext(
+            "metamorphosis",
+            "This was typed as deal %(typed)s, after a deal %(gone)s that another phone has "
+            "deleted since. If it is deal %(n)s, save it here; otherwise, enter deal %(n)s first.",
+        ),
         "saved_meanwhile": pgettext(
             "metamorphosis", "deal %(n)s was saved on another phone meanwhile"
         ),

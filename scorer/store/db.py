@@ -44,6 +44,17 @@ class Gap(StoreError):
     it waits until the deals before it are (``number``: the next deal now)."""
 
 
+class Undone(Gap):
+    """An entry typed after the deal that was the last when its page was drawn,
+    deleted since (an Undo, to enter it again; or a deal entered twice): it is not
+    moved into that deal's place unasked (``typed``: the number it was typed as;
+    ``gone``: that deal's place now; ``number``: the next deal)."""
+
+    def __init__(self, message: str, number: int, typed: int, gone: int):
+        super().__init__(message, number)
+        self.typed, self.gone = typed, gone
+
+
 class KeyReused(StoreError):
     """An idempotency key already used for a different request."""
 

@@ -16,7 +16,7 @@ from sqlite_utils import Database
 from ..games import EntryError
 from ..i18n import _
 from ..match import DealError, Match, check_entry, checked_entry, fold
-from .db import Gap, NotFound, Stale, now
+from .db import Gap, NotFound, Stale, Undone, now
 from .kept import recent_kept
 from .stored import Stored, get
 from .writes import (
@@ -35,16 +35,29 @@ from .writes import (
 def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> int:
     """The number, as the match stands now, of deal ``number`` of a page drawn
     at ``anchor`` (its ``Stored.next_mark()``: the deals then, the last one's
-    id). A deal deleted since, that last one included, moves the number up."""
+    id). A deal deleted since before that last one moves the number up with the
+    rest; that last one deleted keeps its place: whether it is to be entered
+    again (an Undo) or was never played (entered twice), the table says
+    (``Undone``), the store does not guess."""
     seen = parse_mark(anchor) if anchor and "." in anchor else None
     if seen is None or seen[1] == 0:
         return number
     count, last = seen
     where = stored.number_of(last)
-    if where is None:  # that deal deleted: the live deals before its place
+    if where is None:  # that deal deleted: the place it had among the live deals
         gone = deleted_deal(db, stored, last)
-        where = gone["number"] - 1 if gone else None
+        where = gone["number"] if gone else None
     return number if where is None else where + (number - count)
+
+
+def undone_place(db: Database, stored: Stored, anchor: str | None) -> int | None:
+    """The place among the deals now of the deal that was the last when the page
+    was drawn at ``anchor``, if it has been deleted since; else None."""
+    seen = parse_mark(anchor) if anchor and "." in anchor else None
+    if not seen or not seen[1] or stored.number_of(seen[1]) is not None:
+        return None
+    gone = deleted_deal(db, stored, seen[1])
+    return gone["number"] if gone else None
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -74,7 +87,8 @@ def record_deal(
     stored twice) or ``conflict`` (it differs: kept for a choice, ``conflict``
     its id; the same entry again finds the same conflict).
 
-    Raises NotFound, Gap (a deal before it is not in yet), KeyReused, Stale
+    Raises NotFound, Gap (a deal before it is not in yet; Undone: the deal before it
+    deleted since the page was drawn), KeyReused, Stale
     (``if_version``), or DealError (its game refuses the entry, or the match is
     over)."""
     digest = _request_digest("deal", [number, anchor], raw)
@@ -82,7 +96,10 @@ def record_deal(
         if stored is None:
             return out[0]
         count = len(stored.deal_ids)
-        number = anchored(db, stored, number, anchor)
+        typed, number = number, anchored(db, stored, number, anchor)
+        gone = undone_place(db, stored, anchor) if number > count + 1 else None
+        if gone is not None:
+            raise Undone(stored.match.words("undone", n=gone), count + 1, typed, gone)
         if number > count + 1 or number < 1:
             raise Gap(stored.match.words("not_yet", n=count + 1), count + 1)
         if number == count + 1:

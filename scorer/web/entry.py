@@ -219,6 +219,10 @@ def deal_page(stored: store.Stored, number: int | None):
         error = e.message
     except DealError as e:
         error = refusal(e, number, stored.match)
+    except store.Undone as e:  # held on the phone until the table says (static/queue.js)
+        if queued():
+            return told("refused", e.message, 409, number=e.number)
+        error = stored.match.words("undone_here", n=e.number, typed=e.typed, gone=e.gone)
     except store.Gap as e:
         if queued():
             return told("waiting", e.message, 409, number=e.number)
