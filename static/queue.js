@@ -24,12 +24,13 @@
   var QUEUE = "scorer.queue";  // entries waiting for the connection, oldest first
   var SENT = "scorer.sent";    // the last keys the server answered, never used again
   var DRAFT = "scorer.draft:"; // + the form's address: what is typed and not yet sent
+  var TOLD = "scorer.told";    // what was said, carried to the choice page it went on to
   var DRAFT_DAYS = 1;          // an older draft is dropped, not brought back
   var RETRY = 5000;            // ms between tries while something waits
   var PATIENCE = 20000;        // ms without an answer before an entry waits (a bad line)
 
   var restored = false; // this page's form got back a draft
-  var told = [];        // what the server said of entries sent from this page
+  var told = [];        // what the server said of entries sent from this page (or the one before)
 
   // --- storage ---------------------------------------------------------------
 
@@ -47,7 +48,18 @@
     } catch (e) { return false; } // private mode, full: the form is sent the ordinary way
   }
 
+  // what the page before said, going on to this one (a minute at most)
+  var carried = read(TOLD, null);
+  write(TOLD, null);
+  if (carried && Date.now() - carried.at < 60000 && Array.isArray(carried.said)) told = carried.said;
+
   function path(url) { return new URL(url, location.href).pathname; }
+
+  // On to another page (a choice), taking along what was said of the deals before.
+  function goTo(url) {
+    if (told.length) write(TOLD, { at: Date.now(), said: told });
+    location.assign(url);
+  }
   function here() { return location.pathname; }
   function queue() { return read(QUEUE, []); }
 
@@ -249,7 +261,7 @@
       forgetDraft(item);
       if (answer.message) told.push(answer.message);
       notes();
-      if (outcome === "conflict" && answer.go && !choosing()) { location.assign(answer.go); return; }
+      if (outcome === "conflict" && answer.go && !choosing()) { goTo(answer.go); return; }
       if (outcome === "present") { present(item); return; }
       flush();
     });
@@ -272,8 +284,20 @@
       open.type = "button";
       open.textContent = box.getAttribute("data-open");
       open.addEventListener("click", function () { reopen(q); });
+      // one the match can never take (it is over, say): thrown away, when the table says so
+      var drop = document.createElement("button");
+      drop.type = "button";
+      drop.textContent = box.getAttribute("data-drop");
+      drop.addEventListener("click", function () {
+        if (!window.confirm(box.getAttribute("data-drop-ask").replace("{what}", q.label))) return;
+        unqueue(q.key);
+        forgetDraft(q);
+        location.reload(); // the form numbered past it is drawn again for the deal it was
+      });
       p.appendChild(document.createTextNode(" "));
       p.appendChild(open);
+      p.appendChild(document.createTextNode(" "));
+      p.appendChild(drop);
     });
     if (restored) line(box, box.getAttribute("data-restored"));
     box.hidden = !box.childNodes.length;
@@ -295,7 +319,7 @@
       forgetDraft(q);
       if (answer.message) told.push(answer.message);
       notes();
-      if (outcome === "conflict" && answer.go) { location.assign(answer.go); return; }
+      if (outcome === "conflict" && answer.go) { goTo(answer.go); return; }
       flush();
     });
   }
@@ -381,15 +405,24 @@
     if (!form) return;
     // a game whose questions change with the deal before: they are not known here
     var other = !ahead.length;
-    var note = form.querySelector(".other-questions");
-    if (other && !note) {
-      note = document.createElement("p");
-      note.className = "hint other-questions";
-      note.textContent = el.getAttribute("data-other-questions").replace("{what}", title);
-      form.insertBefore(note, form.firstChild);
+    if (other && !form.querySelector(".other-questions")) {
+      say(form, el.getAttribute("data-other-questions").replace("{what}", title));
     }
     form.classList.toggle("other", other);
     fresh(form);
+  }
+
+  // A word at the head of the form (brought into sight when ``show``).
+  function say(form, text, show) {
+    var note = form.querySelector(".other-questions");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "hint other-questions";
+      note.setAttribute("role", "status");
+      form.insertBefore(note, form.firstChild);
+    }
+    note.textContent = text;
+    if (show) note.scrollIntoView({ block: "center" });
   }
 
   // The form blank again for the next deal: what the page drew, a key of its own.
@@ -506,6 +539,12 @@
           forgetDraft(item);
           saved(item);
           location.assign(answer.go);
+          return;
+        }
+        if (outcome === "waiting" && form.hasAttribute("data-steps-first")) {
+          // its counts come with the server's next step: nothing whole to keep yet
+          release(form);
+          say(form, form.getAttribute("data-steps-first").replace("{what}", item.label), true);
           return;
         }
         if (outcome === "waiting") {

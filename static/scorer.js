@@ -25,8 +25,10 @@
   var script = document.currentScript;
   var forms = script && script.getAttribute("data-forms");
   var formsCss = script && script.getAttribute("data-forms-css");
-  function waiting() { // static/queue.js's QUEUE
-    try { return (JSON.parse(localStorage.getItem("scorer.queue")) || []).length > 0; } catch (e) { return false; }
+  function waiting() { // static/queue.js's QUEUE, or what it carried on to this page (TOLD)
+    try {
+      return (JSON.parse(localStorage.getItem("scorer.queue")) || []).length > 0 || !!localStorage.getItem("scorer.told");
+    } catch (e) { return false; }
   }
   function formScripts() {
     if (!forms || !(document.querySelector("form.deal") || waiting())) return;

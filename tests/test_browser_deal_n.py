@@ -208,6 +208,30 @@ def test_a_phone_offline_with_a_deal_that_differs_gets_one_choice(
         page.context.close()
 
 
+def test_the_choice_page_a_phone_goes_on_to_says_what_became_of_the_deals_before(
+    browser, browser_context_args, live_server
+):
+    """B offline types deals 13 (the same as A's) and 14 (not): back online, B goes on
+    to deal 14's choice page, and that page still says that deal 13 was the same
+    (the message was lost with the page it was written on)."""
+    a, b, sheet, key = table(browser, browser_context_args, live_server)
+    cut_network(b)
+    offline_entry(b, D13, 13)
+    offline_entry(b, D14, 14)
+    api = f"{live_server}/api/matches/{sheet.rsplit('/', 1)[-1]}"
+    auth = {"Authorization": f"Bearer {key}"}
+    for n, entry in ((13, D13), (14, D15)):
+        assert a.context.request.post(f"{api}/deals?deal={n}", data=entry, headers=auth).ok
+    restore_network(b)
+    expect(b.get_by_role("heading", name="Deal 14: two entries")).to_be_visible(timeout=20000)
+    expect(b.locator("#queue-note")).to_contain_text(
+        "Deal 13 was already entered on another phone, the same: nothing was stored twice."
+    )
+    assert stored_deals(live_server, sheet) == BEFORE + [D13, D15]
+    for page in (a, b):
+        page.context.close()
+
+
 def test_an_edit_that_meets_a_delete_keeps_what_was_typed(
     browser, browser_context_args, live_server
 ):

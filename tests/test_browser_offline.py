@@ -17,6 +17,7 @@ from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
 from .test_browser import go, tap_owner, totals
+from .test_browser_check import start as start_game
 from .test_browser_entry import reopened
 from .test_browser_sharing import fill_deal
 
@@ -334,3 +335,55 @@ def test_without_a_service_worker_the_deal_waits_on_its_own_form(
     page.goto(sheet)
     assert totals(page) == [17, 23, 3]
     page.context.close()
+
+
+def test_a_variety_deal_whose_counts_need_the_server_is_not_kept_half_offline(page, live_server):
+    """Variety asks the attackers' count only once the type and the attackers are sent
+    (a server step). Offline, that step cannot come: Save says so on the form and keeps
+    nothing half-entered in the queue (it waited as deal 1 with no count, and the
+    sheet offered deal 2); what was chosen stays on the form."""
+    sheet = start_game(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
+    page.goto(sheet + "/deal")
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    cut_network(page)
+    page.locator("label.chip:has(input[name=contract][value='2'])").tap()
+    page.locator("label.chip:has(input[name=attackers__0][value='1'])").tap()
+    page.locator("label.chip:has(input[name=attackers__1][value='3'])").tap()
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("form.deal .other-questions")).to_have_text(
+        "Deal 1: its next questions need the connection. What you chose stays on this form; "
+        "go on once the connection is back."
+    )
+    assert page.evaluate("localStorage.getItem('scorer.queue')") in (None, "[]")
+    expect(page.locator("#queue-note")).to_be_hidden()
+    assert page.locator("input[name=contract][value='2']").is_checked()
+    assert page.locator("input[name=attackers__1][value='3']").is_checked()
+    restore_network(page)
+    page.get_by_role("button", name="Use this type and these attackers").tap()
+    expect(page.locator("fieldset.counts, input[type=number]").first).to_be_visible()
+    assert stored_deals(live_server, sheet) == []
+
+
+def test_a_deal_the_match_can_never_take_is_thrown_away_when_the_table_says(page, live_server):
+    """Offline, deal 1 typed with 14 hearts: back online it is held with the reason.
+    "Throw it away" asks first; declined, it stays; confirmed, it is gone from the
+    phone and nothing was stored."""
+    sheet = start(page, live_server)
+    cut_network(page)
+    fill_deal(page, [4, 6, 4], 0, 1, 1)  # 14 hearts: the rules say no
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
+    restore_network(page)
+    note = page.locator("#queue-note")
+    expect(note).to_contain_text("Deal 1: not saved — Hearts add up to 14", timeout=20000)
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    note.get_by_role("button", name="Throw it away").tap()
+    expect(note).to_contain_text("Deal 1: not saved")
+    assert asked == ["Deal 1, as typed here, was never saved. Throw it away for good?"]
+    page.once("dialog", lambda d: d.accept())
+    note.get_by_role("button", name="Throw it away").tap()
+    expect(note).to_be_hidden()
+    expect(page.get_by_role("button", name="Save deal 1")).to_be_visible()
+    assert page.evaluate("localStorage.getItem('scorer.queue')") == "[]"
+    assert stored_deals(live_server, sheet) == []
