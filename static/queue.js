@@ -336,6 +336,9 @@
     var body = document.querySelector("table.deals tbody");
     if (!body) return;
     body.querySelectorAll("tr.waiting, tr.waiting-note").forEach(function (tr) { tr.remove(); });
+    // before the first deal the table is its head alone, shown only for what waits
+    var unplayed = body.closest("[data-unplayed]");
+    if (unplayed) unplayed.hidden = !waiting.some(function (q) { return q.number; });
     var box = document.getElementById("queue-note");
     var columns = body.closest("table").querySelectorAll("thead th").length - 1;
     waiting.filter(function (q) { return q.number; }).forEach(function (q) {

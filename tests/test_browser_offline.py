@@ -123,7 +123,10 @@ def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     assert page.url == sheet
     note = page.locator("#queue-note")
     expect(note).to_have_text(WAITING)
-    assert page.locator("table.deals tbody tr").count() == 0
+    # no deal stored yet: the deals table shows the waiting one alone, its counts as typed
+    assert page.locator("table.deals tbody tr:not(.waiting, .waiting-note)").count() == 0
+    expect(page.locator("table.deals tr.waiting th")).to_have_text("1")
+    assert page.locator("table.deals tr.waiting td.typed").all_inner_texts() == ["4", "6", "3"]
     assert stored_deals(live_server, sheet) == []
     # the network is back: the deal is sent, the sheet follows without a reload
     restore_network(page)
