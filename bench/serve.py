@@ -648,23 +648,10 @@ class Capacity:
             if status == 200 and tag and tag != t.etags[seat]:
                 t.etags[seat] = tag
                 t.seen[seat] += [now] * (len(t.saves) - len(t.seen[seat]))
-                # its service worker fetches the sheet again, for the copy it opens
-                # offline (static/offline.js), beside the phone's next question
-                asking.add(asyncio.ensure_future(refresh(t, seat)))
             elif status not in (200, 304):
                 errors[0] += 1
                 return False
             return True
-
-        async def refresh(t: Table, seat: int) -> None:
-            """The sheet, and on the scorer's phone the next deal's page it kept."""
-            for path in [f"/m/{t.mid}"] + ([f"/m/{t.mid}/deal"] if seat == 0 else []):
-                try:
-                    page = get_bytes(self.port, path, t.cookies[seat], None)
-                    if (await fetch(self.port, page, 30))[0] != 200:
-                        errors[0] += 1
-                except OSError:
-                    errors[0] += 1
 
         async def phone_loop(t: Table, seat: int) -> None:
             tick = start + rng.uniform(0, joined)

@@ -82,6 +82,9 @@
           if (kept) keep(kept, focused);
           window.scrollTo(0, y);
           document.dispatchEvent(new CustomEvent("scorer:redrawn"));
+          // the copy the service worker keeps of this page, as it is now (static/sw.js)
+          var sw = "serviceWorker" in navigator && navigator.serviceWorker.controller;
+          if (sw) sw.postMessage({ live: { url: location.href, html: html, etag: etag.replace(/^W\//, "").replace(/"/g, "") } });
         } else {
           var note = document.getElementById("changed-elsewhere");
           if (note) note.hidden = false;

@@ -35,18 +35,5 @@
     }).catch(function () {});
   }
 
-  // The live sheet drew a change (static/live.js): the copies kept of this page and of
-  // its next deal's page (static/sw.js) are fetched again, so that without the network
-  // the phone opens the sheet it last showed, not the one it first loaded (a deal typed
-  // on that old copy was saved under an old number).
-  document.addEventListener("scorer:redrawn", function () {
-    var sw = "serviceWorker" in navigator && navigator.serviceWorker.controller;
-    if (!sw) return;
-    var urls = [location.href];
-    var link = document.querySelector("a[data-deal]");
-    if (link) urls.push(link.href);
-    sw.postMessage({ refresh: urls });
-  });
-
   document.addEventListener("DOMContentLoaded", register);
 })();

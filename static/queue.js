@@ -25,6 +25,7 @@
   var SENT = "scorer.sent";    // the last keys the server answered, never used again
   var DRAFT = "scorer.draft:"; // + the form's address: what is typed and not yet sent
   var TOLD = "scorer.told";    // what was said, carried to the choice page it went on to
+  var SEEN = "scorer.seen";    // per match (its sheet's address): the newest next-deal mark shown
   var DRAFT_DAYS = 1;          // an older draft is dropped, not brought back
   var RETRY = 5000;            // ms between tries while something waits
   var PATIENCE = 20000;        // ms without an answer before an entry waits (a bad line)
@@ -373,8 +374,20 @@
     });
   }
 
+  // The newest next deal this phone has shown of this page's match (static/scorer.js
+  // remembers it: its mark and the match's version), if newer than this page: a page
+  // kept from before (the deal page, opened without the network after the live sheet
+  // showed deals since) is numbered from it, and its entry sent with that mark.
+  function seen(el) {
+    var home = el.tagName === "FORM" ? path(el.getAttribute("data-queue")) : here();
+    var newest = read(SEEN, {})[home];
+    var version = parseInt(el.getAttribute("data-version"), 10);
+    return newest && newest.version > version ? newest : null;
+  }
+
   // A new deal's form (or the sheet's link to it) on a page drawn before the deals
-  // that wait: for the deal after them. Never back: a deal sent meanwhile stays sent.
+  // that wait, or before deals the phone has shown since: for the deal after them.
+  // Never back: a deal sent meanwhile stays sent.
   function renumber(waiting) {
     var el = document.querySelector("[data-deal]");
     // a form the server drew with what was typed and why it was refused holds that entry
@@ -383,7 +396,13 @@
     var drawn = parseInt(el.getAttribute("data-deal"), 10);
     var input = form && form.querySelector("input[name=number]");
     var shown = parseInt(input ? input.value : el.getAttribute("data-shown") || drawn, 10);
-    var next = waiting.reduce(function (n, q) { return q.number && q.number >= n ? q.number + 1 : n; }, drawn);
+    var newer = seen(el);
+    var after = newer ? parseInt(newer.mark, 10) + 1 : drawn;
+    if (after > drawn) {
+      var mark = form && form.querySelector("input[name=expect]");
+      if (mark) mark.value = newer.mark;
+    } else after = drawn;
+    var next = waiting.reduce(function (n, q) { return q.number && q.number >= n ? q.number + 1 : n; }, after);
     if (next <= shown) return;
     if (input) input.value = String(next); else el.setAttribute("data-shown", String(next));
     var ahead = [];

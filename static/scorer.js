@@ -48,13 +48,32 @@
     el.onerror = function () { el.remove(); }; // a bad line: tried again at the next occasion
     document.head.appendChild(el);
   }
+  // The newest next deal this phone has shown of each match (by its sheet's address): its
+  // page's mark (the deals then, the last one's id) and the match's version. A deal page
+  // kept from before and opened without the network is numbered from it (static/queue.js).
+  function remember() {
+    var el = document.querySelector("[data-deal][data-mark][data-version]");
+    if (!el) return;
+    var home = new URL(el.getAttribute("data-queue") || location.pathname, location.href).pathname;
+    var version = parseInt(el.getAttribute("data-version"), 10);
+    try {
+      var all = JSON.parse(localStorage.getItem("scorer.seen")) || {};
+      if (all[home] && all[home].version >= version) return;
+      all[home] = { mark: el.getAttribute("data-mark"), version: version, at: Date.now() };
+      Object.keys(all).sort(function (a, b) { return all[b].at - all[a].at; }).slice(30)
+        .forEach(function (h) { delete all[h]; }); // the last 30 matches
+      localStorage.setItem("scorer.seen", JSON.stringify(all));
+    } catch (e) { /* private mode, full: nothing remembered */ }
+  }
+
   window.addEventListener("storage", formScripts); // another tab queued an entry
   window.addEventListener("pageshow", function (event) { if (event.persisted) formScripts(); });
 
   document.addEventListener("DOMContentLoaded", function () {
     once();
     formScripts();
-    document.addEventListener("scorer:redrawn", function () { once(); formScripts(); }); // the live sheet drew a new form
+    remember();
+    document.addEventListener("scorer:redrawn", function () { once(); formScripts(); remember(); }); // the live sheet drew a new form
     // New match: the first-dealer list names the players as they are typed.
     var dealer = document.getElementById("first_dealer");
     if (dealer) {

@@ -60,7 +60,7 @@ self.addEventListener("fetch", function (event) {
 // that installs the app keeps its own copy.)
 self.addEventListener("message", function (event) {
   var data = event.data || {};
-  if (Array.isArray(data.refresh)) { event.waitUntil(refresh(data.refresh)); return; }
+  if (data.live) { event.waitUntil(patch(data.live)); return; }
   if (!Array.isArray(data.keep)) return;
   var reply = event.ports && event.ports[0];
   event.waitUntil(Promise.all(data.keep.filter(sameSite).map(function (url) {
@@ -73,16 +73,25 @@ self.addEventListener("message", function (event) {
   }));
 });
 
-// A page that drew a change (the live sheet) has the copies kept of it fetched again;
-// what is not kept stays so.
-function refresh(urls) {
+// The live sheet drew a change ({url, html, etag}: static/live.js): the copy kept of
+// that page gets the new live part (between <!--live--> and <!--/live-->), so that
+// without the network the phone opens the sheet it last showed, not the one it first
+// loaded; nothing is asked of the server.
+function patch(live) {
+  if (!sameSite(live.url) || typeof live.html !== "string") return Promise.resolve();
   return caches.open(CACHE).then(function (cache) {
-    return Promise.all(urls.filter(sameSite).map(function (url) {
-      return cache.match(url, { ignoreVary: true }).then(function (kept) {
-        if (!kept) return null;
-        return fetch(url, { credentials: "same-origin" }).then(function (r) { return put(url, r); }, function () {});
+    return cache.match(live.url, { ignoreVary: true }).then(function (kept) {
+      if (!kept) return null;
+      return kept.text().then(function (page) {
+        var start = page.indexOf("<!--live-->");
+        var end = page.indexOf("<!--/live-->");
+        if (start < 0 || end < start) return null;
+        page = page.slice(0, start + 11) + live.html + page.slice(end);
+        page = page.replace(/(<div id="sheet-live"[^>]* data-etag=")[^"]*/, "$1" + String(live.etag).replace(/[^\w.-]/g, ""));
+        var type = kept.headers.get("Content-Type") || "text/html; charset=utf-8";
+        return cache.put(live.url, new Response(page, { headers: { "Content-Type": type } }));
       });
-    }));
+    });
   });
 }
 

@@ -109,23 +109,30 @@ def test_a_phone_offline_for_three_deals_alone_sends_them_in_order(
 def test_deals_typed_after_a_deal_undone_elsewhere_wait_for_the_table_to_say(
     browser, browser_context_args, live_server
 ):
-    """B's open sheet shows deal 13 (a typo) come in from A; B loses the network and
-    types deals 14 and 15 on the deal page it kept, which the live sheet brought up to
-    date (it was kept at deal 13). A undoes deal 13, to enter it again. Back online,
-    B's deal 14 is not stored as deal 13 (every dealer after it would be one deal
-    behind): it is held with the reason, deal 15 behind it; once A has entered deal
-    13 again, "Open it" sends both, as deals 14 and 15."""
+    """B's open sheet shows deal 13 (a typo) come in from A. B loses the network: the
+    sheet opens again as it last showed it (the service worker's copy follows the
+    live sheet), and the deal page kept from before deal 13 is for deal 14 (numbered
+    from the newest deal the phone has shown). B types deals 14 and 15. A undoes
+    deal 13, to enter it again. Back online, B's deal 14 is not stored as deal 13
+    (every dealer after it would be one deal behind): it is held with the reason,
+    deal 15 behind it; once A has entered deal 13 again, "Open it" sends both."""
     a, b, sheet, key = table(browser, browser_context_args, live_server)
     api = f"{live_server}/api/matches/{sheet.rsplit('/', 1)[-1]}"
     auth = {"Authorization": f"Bearer {key}"}
     assert a.context.request.post(f"{api}/deals?deal=13", data=D13_TYPO, headers=auth).ok
     expect(b.get_by_role("link", name="Enter deal 14")).to_be_visible(timeout=10000)
-    # the deal page kept for offline use is drawn again, as of deal 13 (kept at 12)
-    kept = "caches.match(location.origin + location.pathname + '/deal').then(r => r.text())"
-    for _try in range(100):
-        if "data-deal-title>Deal 14<" in b.evaluate(kept):
+    # the service worker puts the new live part in its copy of the sheet
+    copy = "caches.match(location.href).then(r => r.text())"
+    for _try in range(50):
+        if ">Enter deal 14<" in b.evaluate(copy):
             break
         b.wait_for_timeout(100)
+    cut_network(b)
+    b.reload()
+    # 12 deals: Ala 48 hearts, the others 36, each Q♠ K♠ A♠ three times (90); then
+    # deal 13 as A typed it: 16, 15, 11, 1
+    assert totals(b) == [154, 141, 137, 127]
+    expect(b.get_by_role("link", name="Enter deal 14")).to_be_visible()
     cut_network(b)
     for number, entry in ((14, D14), (15, D15)):
         offline_entry(b, entry, number)

@@ -235,6 +235,8 @@ def render_deal(
         confirm=ConfirmForm(),
         delete_key=new_key(),
         watch=url_for("sheet.sheet", match_id=stored.pub, part="live"),
+        mark=stored.next_mark(),
+        version=stored.version,
         etag=f"{stored.pub}.{stored.version}.{get_locale()}.s",
     ), (status or (400 if error else 200))
 

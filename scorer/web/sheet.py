@@ -134,6 +134,8 @@ def next_part(stored: store.Stored, st, context: dict) -> tuple[Markup, bool]:
             entry=entry,
             confirm=ConfirmForm(),
             ahead=ahead(stored, st.next, st) if context["can_score"] and st.next else "",
+            mark=stored.next_mark(),
+            version=stored.version,
         )
         html = html.replace(generate_csrf(), TOKEN_SLOT)
         if entry is not None:
