@@ -74,12 +74,13 @@ dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
 
 # The linter and the formatter's check first (pyproject's [tool.ruff]), then every test
-# on both cores (pytest-xdist, a file to a worker); repeated trials a few times each
-# (enough to fail on the bug each guards).
+# on both cores (pytest-xdist, a file to a worker, longest first as tests/conftest.py's
+# LONGEST orders them); repeated trials a few times each (enough to fail on the bug each
+# guards).
 test: setup test-tools
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -n 2 --dist loadfile -m "not stress"
+	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not stress"
 
 # The full counts (100 stale pages, 50 races a pair, 100 two-phone races, the table
 # simulation's thousands of tables, 120 fuzzed requests and 150 property examples a

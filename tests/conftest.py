@@ -32,30 +32,34 @@ def trials(full: int, quick: int) -> int:
     return full if STRESS else quick
 
 
-# The files that take longest, longest first (seconds of a run, measured with
-# --durations=0 at b47bef9). `make test` shares the files between two workers
-# (pytest-xdist, --dist loadfile) in the order they are collected: handed out
-# longest first, the last files to start are short ones and neither worker waits
-# long for the other at the end. Only the order changes; a stale list costs time.
+# The files that take longest, longest first (seconds of a run, measured per worker
+# at bbf9366 with a helper's browser running beside it). `make test` shares the files
+# between two workers (pytest-xdist, --dist loadfile) in the order they are collected
+# (--no-loadscope-reorder: xdist would otherwise hand out the files with the most
+# tests first): longest first, the last files to start are short ones and neither
+# worker waits long for the other at the end. Only the order changes; a stale list
+# costs time.
 LONGEST = [
-    "test_browser_offline",  # 37 s
-    "test_browser_deal_n",  # 34
-    "test_browser_layout",  # 26
-    "test_browser",  # 21
-    "test_browser_check",  # 21
-    "test_locales",  # 20
-    "test_browser_actions",  # 19
-    "test_table_sim",  # 18
-    "test_browser_sharing",  # 18
-    "test_live_wait",  # 17
-    "test_browser_locales",  # 16
-    "test_browser_entry",  # 14
-    "test_browser_compendium",  # 14
-    "test_browser_table",  # 13
-    "test_clean_start",  # 13
-    "test_engine_random",  # 12
-    "test_browser_a11y",  # 12
-    "test_browser_games",  # 9
+    "test_browser_deal_n",  # 51 s
+    "test_browser_offline",  # 48
+    "test_browser_layout",  # 33
+    "test_browser_check",  # 29
+    "test_browser",  # 28
+    "test_table_sim",  # 21
+    "test_locales",  # 21
+    "test_browser_actions",  # 21
+    "test_engine_random",  # 20
+    "test_browser_locales",  # 19
+    "test_live_wait",  # 16
+    "test_browser_compendium",  # 16
+    "test_browser_sharing",  # 15
+    "test_browser_a11y",  # 15
+    "test_hostile",  # 15
+    "test_browser_entry",  # 13
+    "test_clean_start",  # 12
+    "test_browser_table",  # 11
+    "test_concurrency",  # 11
+    "test_browser_games",  # 10
 ]
 
 
