@@ -249,11 +249,15 @@
       flushing = false;
       var outcome = answer.outcome;
       if (outcome === "waiting") {
-        if (answer.number) { skip[item.home] = true; flush(skip); } // the server's "not yet"
+        if (answer.number) { // the server's "not yet": said, and tried again on its own
+          if (item.waits !== answer.message) { update(item.key, { waits: answer.message || "?" }); notes(); }
+          skip[item.home] = true;
+          flush(skip);
+        }
         return;
       }
       if (outcome === "refused") {
-        update(item.key, { held: answer.message || "?" });
+        update(item.key, { held: answer.message || "?", waits: null });
         notes();
         return;
       }
@@ -279,8 +283,11 @@
     box.textContent = "";
     told.forEach(function (message) { line(box, message); });
     waiting.forEach(function (q) {
-      if (!q.held) { line(box, box.getAttribute("data-waiting").replace("{what}", q.label)); return; }
-      var p = line(box, box.getAttribute("data-held").replace("{what}", q.label).replace("{why}", q.held));
+      // waiting for the connection; or for a deal before it that is not in (it goes in
+      // on its own once that one is); or held, refused, until it is put right
+      if (!q.held && !q.waits) { line(box, box.getAttribute("data-waiting").replace("{what}", q.label)); return; }
+      var p = q.held ? line(box, box.getAttribute("data-held").replace("{what}", q.label).replace("{why}", q.held))
+        : line(box, box.getAttribute("data-waits").replace("{what}", q.label).replace("{why}", q.waits));
       var open = document.createElement("button");
       open.type = "button";
       open.textContent = box.getAttribute("data-open");
@@ -309,12 +316,18 @@
   }
 
   // "Open it": sent once more first (what refused it may have gone: an earlier deal
-  // put right on another phone); still refused, its form with the reason, to put right.
+  // put right on another phone); still refused, or still after a deal that is not in,
+  // its form with the reason, to put right or to save in that deal's place (held, so
+  // that what is saved there takes its place in the queue, under its key).
   function reopen(q) {
     send(q, true).then(function (answer) {
       var outcome = answer.outcome;
-      if (outcome === "waiting") return; // no network: it stays, held
-      if (outcome === "refused" || outcome === "present") { present(q); return; }
+      if (outcome === "waiting" && !answer.number) return; // no network: it stays
+      if (outcome === "waiting" || outcome === "refused" || outcome === "present") {
+        update(q.key, { held: answer.message || "?", waits: null });
+        present(q);
+        return;
+      }
       unqueue(q.key);
       saved(q);
       forgetDraft(q);
@@ -349,7 +362,7 @@
       th.scope = "row";
       th.textContent = String(q.number);
       tr.appendChild(th);
-      var status = q.held ? box.getAttribute("data-row-held") : box.getAttribute("data-row-waiting");
+      var status = box.getAttribute(q.held || q.waits ? "data-row-held" : "data-row-waiting");
       var td = document.createElement("td");
       td.colSpan = columns;
       td.textContent = status;
@@ -387,7 +400,8 @@
 
   // A new deal's form (or the sheet's link to it) on a page drawn before the deals
   // that wait, or before deals the phone has shown since: for the deal after them.
-  // Never back: a deal sent meanwhile stays sent.
+  // Back only to where the phone has shown the match since (a deal deleted): a deal
+  // of its own sent meanwhile stays sent.
   function renumber(waiting) {
     var el = document.querySelector("[data-deal]");
     // a form the server drew with what was typed and why it was refused holds that entry
@@ -398,12 +412,10 @@
     var shown = parseInt(input ? input.value : el.getAttribute("data-shown") || drawn, 10);
     var newer = seen(el);
     var after = newer ? parseInt(newer.mark, 10) + 1 : drawn;
-    if (after > drawn) {
-      var mark = form && form.querySelector("input[name=expect]");
-      if (mark) mark.value = newer.mark;
-    } else after = drawn;
+    var mark = form && form.querySelector("input[name=expect]");
+    if (newer && mark) mark.value = newer.mark;
     var next = waiting.reduce(function (n, q) { return q.number && q.number >= n ? q.number + 1 : n; }, after);
-    if (next <= shown) return;
+    if (next === shown || (next < shown && after >= drawn)) return;
     if (input) input.value = String(next); else el.setAttribute("data-shown", String(next));
     var ahead = [];
     try { ahead = JSON.parse(el.getAttribute("data-ahead") || "[]"); } catch (e) { ahead = []; }

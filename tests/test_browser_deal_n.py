@@ -215,6 +215,32 @@ def test_a_phone_offline_with_a_deal_that_differs_gets_one_choice(
         page.context.close()
 
 
+def test_a_deal_page_kept_from_before_a_delete_is_for_the_deal_the_sheet_showed_next(
+    browser, browser_context_args, live_server
+):
+    """B kept the deal page while deal 14 was next; A deleted deal 13 since, and B's
+    live sheet says "Enter deal 13". Offline, the kept page is for deal 13 (it was
+    for deal 14, and its deal was held as typed after a deleted one), and its deal is
+    stored as deal 13."""
+    a, b, sheet, key = table(browser, browser_context_args, live_server)
+    api = f"{live_server}/api/matches/{sheet.rsplit('/', 1)[-1]}"
+    auth = {"Authorization": f"Bearer {key}"}
+    assert a.context.request.post(f"{api}/deals?deal=13", data=D13_TYPO, headers=auth).ok
+    expect(b.get_by_role("link", name="Enter deal 14")).to_be_visible(timeout=10000)
+    enter(b)  # the deal page, kept while deal 14 is next
+    expect(b.locator("h1")).to_have_text("Deal 14")
+    b.goto(sheet)
+    assert a.context.request.delete(f"{api}/deals/13", headers=auth).ok
+    expect(b.get_by_role("link", name="Enter deal 13")).to_be_visible(timeout=10000)
+    cut_network(b)
+    offline_entry(b, D13, 13)
+    restore_network(b)
+    expect(b.locator("#queue-note")).to_have_text("Deal 13 saved.", timeout=20000)
+    assert stored_deals(live_server, sheet) == BEFORE + [D13]
+    for page in (a, b):
+        page.context.close()
+
+
 def test_the_choice_page_a_phone_goes_on_to_says_what_became_of_the_deals_before(
     browser, browser_context_args, live_server
 ):

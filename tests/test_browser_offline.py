@@ -390,3 +390,42 @@ def test_a_deal_the_match_can_never_take_is_thrown_away_when_the_table_says(page
     expect(page.get_by_role("button", name="Save deal 1")).to_be_visible()
     assert page.evaluate("localStorage.getItem('scorer.queue')") == "[]"
     assert stored_deals(live_server, sheet) == []
+
+
+def test_a_deal_after_one_thrown_away_says_what_it_waits_for_and_can_take_its_place(
+    page, live_server
+):
+    """Offline, deal 1 typed with 14 hearts and deal 2 after it. Back online deal 1 is
+    held; thrown away, deal 2 would wait for a deal 1 that nobody enters, saying
+    "waiting for the connection" while online. It says what it waits for, is tried
+    again on its own, and "Open it" shows it on deal 1's form to save in its place."""
+    sheet = start(page, live_server)
+    cut_network(page)
+    fill_deal(page, [4, 6, 4], 0, 1, 1)  # 14 hearts: the rules say no
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
+    fill_deal(page, [0, 5, 8], 2, 2, 0)  # Ala A♠ 7, Bartek 5, Celina 8 + Q♠ 13 + K♠ 10 = 31
+    page.get_by_role("button", name="Save deal 2").tap()
+    restore_network(page)
+    note = page.locator("#queue-note")
+    expect(note).to_contain_text("Deal 1: not saved — Hearts add up to 14", timeout=20000)
+    page.once("dialog", lambda d: d.accept())
+    note.get_by_role("button", name="Throw it away").first.tap()
+    expect(note).to_contain_text(
+        "Deal 2: not saved yet — Deal 1 is not entered yet: it comes first", timeout=20000
+    )
+    expect(page.locator("table.deals tr.waiting-note")).to_contain_text("open it above")
+    go(page, note.get_by_role("button", name="Open it"))
+    expect(page.locator("#error")).to_have_text(
+        "This was typed as deal 2, but deal 1 is not entered yet. If it is deal 1, save it "
+        "here; otherwise, enter deal 1 first."
+    )
+    assert page.input_value("#hearts__2") == "8"  # what was typed, on deal 1's form
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("#queue-note")).to_contain_text("Deal 1 saved.", timeout=20000)
+    assert stored_deals(live_server, sheet) == [
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
+    ]
+    expect(page.locator("table.deals tbody tr:not(.waiting, .waiting-note)")).to_have_count(1)
+    assert totals(page) == [7, 5, 31]
+    assert page.evaluate("localStorage.getItem('scorer.queue')") == "[]"

@@ -546,6 +546,10 @@ DEAL_WORDS = {
     "no_deal": L_("there is no deal %(n)s"),
     "not_yet": L_("deal %(n)s is not entered yet: it comes first"),
     "undone": L_("deal %(n)s was deleted on another phone after this was typed."),
+    "not_yet_here": L_(
+        "This was typed as deal %(typed)s, but deal %(n)s is not entered yet. If it is deal "
+        "%(n)s, save it here; otherwise, enter deal %(n)s first."
+    ),
     "undone_here": L_(
         "This was typed as deal %(typed)s, after a deal %(gone)s that another phone has deleted "
         "since. If it is deal %(n)s, save it here; otherwise, enter deal %(n)s first."

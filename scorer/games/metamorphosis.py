@@ -324,6 +324,11 @@ class Metamorphosis(Game):
         "undone": pgettext(
             "metamorphosis", "deal %(n)s was deleted on another phone after this was typed."
         ),
+        "not_yet_here": pgettext(
+            "metamorphosis",
+            "This was typed as deal %(typed)s, but deal %(n)s is not entered yet. If it is deal "
+            "%(n)s, save it here; otherwise, enter deal %(n)s first.",
+        ),
         "undone_here": pgettext(
             "metamorphosis",
             "This was typed as deal %(typed)s, after a deal %(gone)s that another phone has "

@@ -41,7 +41,12 @@ class Stale(StoreError):
 
 class Gap(StoreError):
     """An entry for a deal after the next one (deal 14 while deal 13 is not in):
-    it waits until the deals before it are (``number``: the next deal now)."""
+    it waits until the deals before it are (``number``: the next deal now;
+    ``typed``: the number it was typed as)."""
+
+    def __init__(self, message: str, number: int, typed: int | None = None):
+        super().__init__(message, number)
+        self.typed = typed
 
 
 class Undone(Gap):
@@ -51,8 +56,8 @@ class Undone(Gap):
     ``gone``: that deal's place now; ``number``: the next deal)."""
 
     def __init__(self, message: str, number: int, typed: int, gone: int):
-        super().__init__(message, number)
-        self.typed, self.gone = typed, gone
+        super().__init__(message, number, typed)
+        self.gone = gone
 
 
 class KeyReused(StoreError):

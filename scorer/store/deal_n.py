@@ -101,7 +101,7 @@ def record_deal(
         if gone is not None:
             raise Undone(stored.match.words("undone", n=gone), count + 1, typed, gone)
         if number > count + 1 or number < 1:
-            raise Gap(stored.match.words("not_yet", n=count + 1), count + 1)
+            raise Gap(stored.match.words("not_yet", n=count + 1), count + 1, typed)
         if number == count + 1:
             out.append(_add(db, stored, raw))
             return out[0]

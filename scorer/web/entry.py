@@ -226,7 +226,10 @@ def deal_page(stored: store.Stored, number: int | None):
     except store.Gap as e:
         if queued():
             return told("waiting", e.message, 409, number=e.number)
-        error = sentence(e.message)
+        if e.typed and e.typed > e.number:  # its page is the next deal's form now
+            error = stored.match.words("not_yet_here", n=e.number, typed=e.typed)
+        else:
+            error = sentence(e.message)
     except store.Stale as e:
         if e.deal_id is not None:  # deleted on another phone meanwhile
             fresh = match_or_404(stored.pub)
