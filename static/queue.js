@@ -419,6 +419,15 @@
     if (input) input.value = String(next); else el.setAttribute("data-shown", String(next));
     var ahead = [];
     try { ahead = JSON.parse(el.getAttribute("data-ahead") || "[]"); } catch (e) { ahead = []; }
+    // a match played to a number of deals is over after its last: no deal to offer
+    if (ahead.some(function (a) { return a.over && next >= a.n; })) {
+      document.querySelectorAll("[data-deal-title]").forEach(function (t) { t.textContent = el.getAttribute("data-over"); });
+      document.querySelectorAll("[data-deal-facts], [data-deal-summary]").forEach(function (f) {
+        (f.closest("details.facts-fold") || f).hidden = true;
+      });
+      el.hidden = true;
+      return;
+    }
     var known = ahead.filter(function (a) { return a.n === next; })[0];
     var title = known ? known.title : words(el.getAttribute("data-title-words"), next);
     document.querySelectorAll("[data-deal-title]").forEach(function (t) { t.textContent = title; });

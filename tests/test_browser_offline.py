@@ -429,3 +429,37 @@ def test_a_deal_after_one_thrown_away_says_what_it_waits_for_and_can_take_its_pl
     expect(page.locator("table.deals tbody tr:not(.waiting, .waiting-note)")).to_have_count(1)
     assert totals(page) == [7, 5, 31]
     assert page.evaluate("localStorage.getItem('scorer.queue')") == "[]"
+
+
+def test_offline_the_form_stops_at_the_last_deal_of_a_match_played_to_a_number(page, live_server):
+    """Black Maria to 3 deals, 2 stored. Offline, deal 3 is saved on the sheet's form:
+    the sheet then says the match is over rather than offering deal 4 (a deal typed
+    there was refused when it arrived, and had to be thrown away)."""
+    two = [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
+    ]
+    made = page.context.request.post(
+        live_server + "/api/matches",
+        data={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina"],
+            "options": {"end": "deals", "deals": 3},
+            "deals": two,
+        },
+    ).json()
+    sheet = f"{live_server}/m/{made['id']}"
+    page.goto(f"{sheet}/score?key={made['edit_key']}")
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    page.reload()
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    cut_network(page)
+    fill_deal(page, [13, 0, 0], 1, 1, 1)
+    page.get_by_role("button", name="Save deal 3").tap()
+    expect(page.locator("#queue-note")).to_contain_text("Deal 3: not saved yet")
+    expect(page.locator("section.next h2")).to_have_text("The match is over: no more deals.")
+    expect(page.locator("form.deal")).to_be_hidden()
+    expect(page.get_by_role("button", name="Save deal 4")).to_have_count(0)
+    restore_network(page)
+    expect(page.locator("#queue-note")).to_contain_text("Deal 3 saved.", timeout=20000)
+    assert len(stored_deals(live_server, sheet)) == 3

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import brotli
 
+from scorer import store
+
 from .test_web import deal_form, delete_marks, hidden, marks, new_bm, stored, text
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -201,3 +203,30 @@ def test_a_page_that_shows_a_one_time_message_says_so(client):
     again = client.get(f"/m/{mid}")
     assert "Scorer-Flash" not in again.headers
     assert "Scorer-Flash" in (STATIC / "sw.js").read_text()
+
+
+def test_a_choice_offers_the_next_deal_only_to_an_entry_that_could_be_it(client, app):
+    """Metamorphosis, 3 players: deal 4 closes the round (spades counted), deal 5 opens
+    the next with declarations. A second entry of deal 4 cannot stand as deal 5: its
+    choice offers keep and replace, not "Add it as deal 5" (refused when tapped)."""
+    even = [4, 4, 4]
+    round_one = [
+        {"declarations": [1, 3, 1], "tricks": even, "clubs": [1, 1, 1]},
+        {"tricks": even, "hearts": [0, 0, 0]},
+        {"tricks": [6, 2, 4]},
+        {"tricks": even, "spades": [0, 0, 0]},
+    ]
+    made = client.post(
+        "/api/matches",
+        json={"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": round_one},
+    ).get_json()
+    mid = made["id"]
+    client.get(f"/m/{mid}")  # this browser made the match: it scores it
+    other = {"tricks": [5, 4, 3], "spades": [1, 0, 0]}
+    with app.app_context():
+        db = store.get_db()
+        change = store.record_deal(db, store.get(db, mid).id, 4, other)
+    assert change.kind == "conflict"
+    page = text(client.get(f"/m/{mid}/choice/{change.conflict}"))
+    assert "Keep deal 4 as stored" in page and "Replace deal 4" in page
+    assert "as deal 5, a new" not in page

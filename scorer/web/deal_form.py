@@ -140,7 +140,8 @@ def ahead(stored: store.Stored, plan, standings=None) -> str:
     next one (static/queue.js): per deal, its number, title, and the facts as the
     page draws them, while they follow from the deal number and the questions stay
     the same (JSON; an empty list where the next deal's questions depend on this
-    one's entry). Drawn once per version and language."""
+    one's entry); ``{"n": …, "over": true}`` for the deal after the last of a match
+    played to a number of deals. Drawn once per version and language."""
 
     def draw_ahead() -> str:
         st = standings or store.standings(db(), stored)
@@ -149,6 +150,10 @@ def ahead(stored: store.Stored, plan, standings=None) -> str:
         for k in range(1, AHEAD + 1):
             later = st.rules.ahead(st.state, k)
             if later is None or later.fields != plan.fields:
+                break
+            # over after k more deals whatever they hold (a number of deals played)
+            if st.rules.outcome(st.totals, len(stored.deal_ids) + k).finished:
+                out.append({"n": later.number, "over": True})
                 break
             context = {"plan": later, "names": names, "fold_notes": []}
             facts = render_template("_plan_facts.html", **context)

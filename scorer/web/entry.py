@@ -25,7 +25,7 @@ from .. import store
 from ..cards import display, is_card
 from ..games import EntryError
 from ..i18n import _
-from ..match import DealError, Match, fold
+from ..match import DealError, Match, check_entry, fold
 from ..record import RecordError, read_json
 from ..store import get_db as db
 from . import access
@@ -353,11 +353,23 @@ def choice(match_id: str, conflict: int):
             lines=compared(standings.rules, plan, names, found["stored"], found["entry"]),
             mine=found["browser"] is not None and found["browser"] == access.known(),
             stored_at=saved_at(stored, found["deal_id"]),
-            next_free=number == len(stored.deal_ids) and standings.next is not None,
+            next_free=number == len(stored.deal_ids) and fits(standings, found["entry"]),
             waiting=len(store.conflicts(db(), stored)),
             together=together(stored, found),
         )
     return render_template("choice.html", **context)
+
+
+def fits(standings, entry) -> bool:
+    """The other entry could stand as the next deal (not in Metamorphosis when the
+    next deal opens a round and the entry has no declarations, say): offered as one."""
+    if standings.next is None:
+        return False
+    try:
+        check_entry(standings.rules, entry, standings.next)
+    except EntryError:
+        return False
+    return True
 
 
 def together(stored: store.Stored, found: dict) -> dict | None:
