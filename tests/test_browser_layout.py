@@ -34,7 +34,7 @@ NAMES = ["Aleksandra", "Bartłomiej", "Katarzyna", "Władysław"]
 CHECK = r"""() => {
   const out = [];
   const seen = (e) => {
-    const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+    const r = e.getBoundingClientRect();
     return r.width > 0 && r.height > 0 && e.checkVisibility({ visibilityProperty: true })
       && r.right > 0 && r.left < window.innerWidth;  // not a control kept off the screen
   };
@@ -49,10 +49,10 @@ CHECK = r"""() => {
   if (root.scrollWidth > window.innerWidth + 1)
     out.push(`the page is ${root.scrollWidth} px wide — html`);
   // text cut by its box: a box that hides what overflows, and whose text is wider
+  // (the cheap question first: most boxes let what overflows show)
   for (const e of document.querySelectorAll("main *, header *")) {
-    if (!seen(e) || !e.textContent.trim()) continue;
-    const s = getComputedStyle(e);
-    if (!["hidden", "clip"].includes(s.overflowX) || e.clientWidth <= 1) continue;  // not .sr-only
+    if (!["hidden", "clip"].includes(getComputedStyle(e).overflowX)) continue;
+    if (e.clientWidth <= 1 || !e.textContent.trim() || !seen(e)) continue;  // not .sr-only
     if (e.scrollWidth > e.clientWidth + 1)
       out.push(`text clipped (${e.scrollWidth} > ${e.clientWidth} px) — ${name(e)}`);
   }
