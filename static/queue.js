@@ -400,8 +400,9 @@
 
   // A new deal's form (or the sheet's link to it) on a page drawn before the deals
   // that wait, or before deals the phone has shown since: for the deal after them.
-  // Back only to where the phone has shown the match since (a deal deleted): a deal
-  // of its own sent meanwhile stays sent.
+  // The newest mark is read once, as the page opens (``data-base``: the deal it is for
+  // then); after that, never back: a deal of its own sent meanwhile stays sent, and
+  // what is being typed is never wiped for a change seen in another tab.
   function renumber(waiting) {
     var el = document.querySelector("[data-deal]");
     // a form the server drew with what was typed and why it was refused holds that entry
@@ -410,25 +411,45 @@
     var drawn = parseInt(el.getAttribute("data-deal"), 10);
     var input = form && form.querySelector("input[name=number]");
     var shown = parseInt(input ? input.value : el.getAttribute("data-shown") || drawn, 10);
-    var newer = seen(el);
-    var after = newer ? parseInt(newer.mark, 10) + 1 : drawn;
-    var mark = form && form.querySelector("input[name=expect]");
-    if (newer && mark) mark.value = newer.mark;
+    var first = !el.hasAttribute("data-base");
+    if (first) {
+      var newer = seen(el);
+      var mark = form && form.querySelector("input[name=expect]");
+      if (newer && mark) mark.value = newer.mark;
+      el.setAttribute("data-base", String(newer ? parseInt(newer.mark, 10) + 1 : drawn));
+    }
+    var after = parseInt(el.getAttribute("data-base"), 10);
     var next = waiting.reduce(function (n, q) { return q.number && q.number >= n ? q.number + 1 : n; }, after);
-    if (next === shown || (next < shown && after >= drawn)) return;
+    if (next === shown || (next < shown && !(first && after < drawn))) return;
     if (input) input.value = String(next); else el.setAttribute("data-shown", String(next));
-    var ahead = [];
-    try { ahead = JSON.parse(el.getAttribute("data-ahead") || "[]"); } catch (e) { ahead = []; }
+    if (!label(el, form, next) || !form) return;
+    // a game whose questions change with the deal before: they are not known here
+    var other = !ahead(el).length;
+    if (other && !form.querySelector(".other-questions")) {
+      say(form, el.getAttribute("data-other-questions").replace("{what}", words(el.getAttribute("data-title-words"), next)));
+    }
+    form.classList.toggle("other", other);
+    fresh(form);
+  }
+
+  function ahead(el) {
+    try { return JSON.parse(el.getAttribute("data-ahead") || "[]"); } catch (e) { return []; }
+  }
+
+  // The page's title, facts and Save for deal ``next`` (what the server sent of the
+  // deals ahead; else "not known"); false where the match is over before it.
+  function label(el, form, next) {
+    var later = ahead(el);
     // a match played to a number of deals is over after its last: no deal to offer
-    if (ahead.some(function (a) { return a.over && next >= a.n; })) {
+    if (later.some(function (a) { return a.over && next >= a.n; })) {
       document.querySelectorAll("[data-deal-title]").forEach(function (t) { t.textContent = el.getAttribute("data-over"); });
       document.querySelectorAll("[data-deal-facts], [data-deal-summary]").forEach(function (f) {
         (f.closest("details.facts-fold") || f).hidden = true;
       });
       el.hidden = true;
-      return;
+      return false;
     }
-    var known = ahead.filter(function (a) { return a.n === next; })[0];
+    var known = later.filter(function (a) { return a.n === next; })[0];
     var title = known ? known.title : words(el.getAttribute("data-title-words"), next);
     document.querySelectorAll("[data-deal-title]").forEach(function (t) { t.textContent = title; });
     var facts = document.querySelector("[data-deal-facts]");
@@ -445,14 +466,7 @@
     if (summary) summary.textContent = known ? known.summary : el.getAttribute("data-unknown");
     var save = form ? form.querySelector("[data-save]") : el;
     if (save) save.textContent = words(el.getAttribute("data-save-words"), next);
-    if (!form) return;
-    // a game whose questions change with the deal before: they are not known here
-    var other = !ahead.length;
-    if (other && !form.querySelector(".other-questions")) {
-      say(form, el.getAttribute("data-other-questions").replace("{what}", title));
-    }
-    form.classList.toggle("other", other);
-    fresh(form);
+    return true;
   }
 
   // A word at the head of the form (brought into sight when ``show``).
@@ -506,6 +520,15 @@
       write(name, null); // nothing typed beyond what the page shows
       return;
     }
+    // a draft of another deal (a new deal's, typed before this page's deal was saved
+    // elsewhere) comes back as that deal, with its page's mark: sent, the server says
+    // whether it is the same deal or another entry of it, never a later deal
+    var number = form.querySelector("input[name=number]");
+    var was = draft.fields.filter(function (p) { return p[0] === "number"; })[0];
+    if (number && was && was[1] !== number.value) {
+      number.value = was[1];
+      label(form, form, parseInt(was[1], 10));
+    }
     var seen = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       if (!el.name || el.name === "csrf_token" || el.name === "number" || /^(submit|button|file|reset)$/.test(el.type)) return;
@@ -519,6 +542,7 @@
       }
     });
     restored = true;
+    form.setAttribute("data-typed", ""); // not renumbered under it
     recount(form);
   }
 
@@ -548,7 +572,7 @@
     form.drawn = bare(fieldsOf(form));
     renumber(queue().filter(mine));
     restore(form);
-    form.addEventListener("input", function () { keepDraft(form); });
+    form.addEventListener("input", function () { keepDraft(form); form.setAttribute("data-typed", ""); });
     form.addEventListener("change", function () { keepDraft(form); });
     form.addEventListener("click", function (event) { // the − and + steps
       if (event.target.closest("button[type=button]")) keepDraft(form);

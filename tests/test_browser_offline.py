@@ -463,3 +463,32 @@ def test_offline_the_form_stops_at_the_last_deal_of_a_match_played_to_a_number(p
     restore_network(page)
     expect(page.locator("#queue-note")).to_contain_text("Deal 3 saved.", timeout=20000)
     assert len(stored_deals(live_server, sheet)) == 3
+
+
+def test_a_draft_of_a_deal_saved_elsewhere_comes_back_as_that_deal(page, live_server):
+    """Deal 1 typed on the sheet's form, not saved; another phone saves deal 1, the
+    same. Reloaded, the page is drawn for deal 2, and the draft comes back: as deal 1
+    (its number and mark), so that saving it is the same deal 1, never a deal 2."""
+    made = page.context.request.post(
+        live_server + "/api/matches",
+        data={"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]},
+    ).json()
+    sheet = f"{live_server}/m/{made['id']}"
+    page.goto(f"{sheet}/score?key={made['edit_key']}")
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    one = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    assert page.context.request.post(
+        f"{live_server}/api/matches/{made['id']}/deals?deal=1",
+        data=one,
+        headers={"Authorization": f"Bearer {made['edit_key']}"},
+    ).ok
+    page.reload()
+    expect(page.locator("#queue-note")).to_contain_text("What you typed here before is back")
+    expect(page.get_by_role("button", name="Save deal 1")).to_be_visible()
+    assert page.input_value("#hearts__1") == "6"
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.locator("body")).to_contain_text(
+        "Deal 1 was already entered on another phone, the same: nothing was stored twice.",
+        timeout=10000,
+    )
+    assert stored_deals(live_server, sheet) == [one]
