@@ -418,7 +418,7 @@ def test_a_deal_after_one_thrown_away_says_what_it_waits_for_and_can_take_its_pl
     go(page, note.get_by_role("button", name="Open it"))
     expect(page.locator("#error")).to_have_text(
         "This was typed as deal 2, but deal 1 is not entered yet. If it is deal 1, save it "
-        "here; otherwise, enter deal 1 first."
+        "here; otherwise, leave this page: it waits on this phone until deal 1 is entered."
     )
     assert page.input_value("#hearts__2") == "8"  # what was typed, on deal 1's form
     page.get_by_role("button", name="Save deal 1").tap()

@@ -185,7 +185,8 @@ def test_a_queued_deal_typed_after_a_deal_undone_since_is_held_and_put_right_as_
     assert page.status_code == 400
     assert (
         "This was typed as deal 2, after a deal 1 that another phone has deleted since. "
-        "If it is deal 1, save it here; otherwise, enter deal 1 first."
+        "If it is deal 1, save it here; otherwise, leave this page: it waits on this phone "
+        "until deal 1 is entered."
     ) in body
     assert "Save deal 1" in body and hidden(body, "number") == "1"
     assert hidden(body, "expect") == "0.0" and hidden(body, "key") == late["key"]  # drawn now

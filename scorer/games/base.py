@@ -548,11 +548,13 @@ DEAL_WORDS = {
     "undone": L_("deal %(n)s was deleted on another phone after this was typed."),
     "not_yet_here": L_(
         "This was typed as deal %(typed)s, but deal %(n)s is not entered yet. If it is deal "
-        "%(n)s, save it here; otherwise, enter deal %(n)s first."
+        "%(n)s, save it here; otherwise, leave this page: it waits on this phone until deal "
+        "%(n)s is entered."
     ),
     "undone_here": L_(
         "This was typed as deal %(typed)s, after a deal %(gone)s that another phone has deleted "
-        "since. If it is deal %(n)s, save it here; otherwise, enter deal %(n)s first."
+        "since. If it is deal %(n)s, save it here; otherwise, leave this page: it waits on this "
+        "phone until deal %(n)s is entered."
     ),
     "saved_meanwhile": L_("deal %(n)s was saved on another phone meanwhile"),
     "changed_meanwhile": L_("deal %(n)s was changed on another phone meanwhile"),

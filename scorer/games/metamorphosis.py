@@ -327,12 +327,14 @@ class Metamorphosis(Game):
         "not_yet_here": pgettext(
             "metamorphosis",
             "This was typed as deal %(typed)s, but deal %(n)s is not entered yet. If it is deal "
-            "%(n)s, save it here; otherwise, enter deal %(n)s first.",
+            "%(n)s, save it here; otherwise, leave this page: it waits on this phone until deal "
+            "%(n)s is entered.",
         ),
         "undone_here": pgettext(
             "metamorphosis",
             "This was typed as deal %(typed)s, after a deal %(gone)s that another phone has "
-            "deleted since. If it is deal %(n)s, save it here; otherwise, enter deal %(n)s first.",
+            "deleted since. If it is deal %(n)s, save it here; otherwise, leave this page: it "
+            "waits on this phone until deal %(n)s is entered.",
         ),
         "saved_meanwhile": pgettext(
             "metamorphosis", "deal %(n)s was saved on another phone meanwhile"
