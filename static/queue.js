@@ -605,7 +605,7 @@
         if (outcome === "conflict" && answer.go) {
           forgetDraft(item);
           saved(item);
-          location.assign(answer.go);
+          goTo(answer.go);
           return;
         }
         if (outcome === "waiting" && form.hasAttribute("data-steps-first")) {

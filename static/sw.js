@@ -88,8 +88,11 @@ function patch(live) {
         if (start < 0 || end < start) return null;
         page = page.slice(0, start + 11) + live.html + page.slice(end);
         page = page.replace(/(<div id="sheet-live"[^>]* data-etag=")[^"]*/, "$1" + String(live.etag).replace(/[^\w.-]/g, ""));
-        var type = kept.headers.get("Content-Type") || "text/html; charset=utf-8";
-        return cache.put(live.url, new Response(page, { headers: { "Content-Type": type } }));
+        // its own headers (the page's safe ones among them), but not those of the bytes
+        // as they came over the wire
+        var headers = new Headers(kept.headers);
+        ["Content-Length", "Content-Encoding", "ETag"].forEach(function (h) { headers.delete(h); });
+        return cache.put(live.url, new Response(page, { headers: headers }));
       });
     });
   });
