@@ -32,32 +32,36 @@ from .writes import (
 )
 
 
-def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> int:
-    """The number, as the match stands now, of deal ``number`` of a page drawn
-    at ``anchor`` (its ``Stored.next_mark()``: the deals then, the last one's
-    id). A deal deleted since before that last one moves the number up with the
-    rest; that last one deleted keeps its place: whether it is to be entered
-    again (an Undo) or was never played (entered twice), the table says
-    (``Undone``), the store does not guess."""
+def _last_place(db: Database, stored: Stored, anchor: str | None) -> tuple[int, int, bool] | None:
+    """Of a page drawn at ``anchor`` (its ``Stored.next_mark()``: the deals then, the
+    last one's id): the deals it counted, that last one's place now (deleted since:
+    the place it had among the live deals), and whether it was deleted."""
     seen = parse_mark(anchor) if anchor and "." in anchor else None
     if seen is None or seen[1] == 0:
-        return number
+        return None
     count, last = seen
     where = stored.number_of(last)
-    if where is None:  # that deal deleted: the place it had among the live deals
-        gone = deleted_deal(db, stored, last)
-        where = gone["number"] if gone else None
-    return number if where is None else where + (number - count)
+    if where is not None:
+        return count, where, False
+    gone = deleted_deal(db, stored, last)
+    return (count, gone["number"], True) if gone else None
+
+
+def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> int:
+    """The number, as the match stands now, of deal ``number`` of a page drawn
+    at ``anchor``. A deal deleted since before the page's last one moves the
+    number up with the rest; that last one deleted keeps its place: whether it is
+    to be entered again (an Undo) or was never played (entered twice), the table
+    says (``Undone``), the store does not guess."""
+    place = _last_place(db, stored, anchor)
+    return number if place is None else place[1] + (number - place[0])
 
 
 def undone_place(db: Database, stored: Stored, anchor: str | None) -> int | None:
     """The place among the deals now of the deal that was the last when the page
     was drawn at ``anchor``, if it has been deleted since; else None."""
-    seen = parse_mark(anchor) if anchor and "." in anchor else None
-    if not seen or not seen[1] or stored.number_of(seen[1]) is not None:
-        return None
-    gone = deleted_deal(db, stored, seen[1])
-    return gone["number"] if gone else None
+    place = _last_place(db, stored, anchor)
+    return place[1] if place and place[2] else None
 
 
 def _same(a: Any, b: Any) -> bool:
