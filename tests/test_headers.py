@@ -59,6 +59,25 @@ def test_every_kind_of_page_carries_the_safe_headers(client, mid):
         assert r.headers.get("Referrer-Policy") == "same-origin", url
 
 
+def test_a_304_carries_what_a_cache_needs_and_not_the_page_s_safe_headers(client, mid):
+    """The browser keeps the headers it stored with the page (its policy among
+    them) when told it is current; a 304 needs only what a cache does."""
+    seen = 0
+    phone = {"Accept-Encoding": "br"}
+    for url in [f"/m/{mid}", f"/m/{mid}?part=live", f"/api/matches/{mid}", "/sw.js"]:
+        first = client.get(url, headers=phone)
+        assert first.status_code == 200 and first.headers.get("ETag"), url
+        assert "Content-Security-Policy" in first.headers, url
+        again = client.get(url, headers={**phone, "If-None-Match": first.headers["ETag"]})
+        assert again.status_code == 304, url
+        assert again.headers["ETag"] == first.headers["ETag"], url
+        assert again.headers.get("Cache-Control") == first.headers.get("Cache-Control"), url
+        for name in ("Content-Security-Policy", "X-Frame-Options", "Referrer-Policy"):
+            assert name not in again.headers, (url, name)
+        seen += 1
+    assert seen == 4
+
+
 def test_scripts_and_style_sheets_say_nosniff_and_no_more(client):
     """A script or style sheet is never a page: a page's CSP and frame rules mean
     nothing on it, and would cost every first visit their bytes."""
