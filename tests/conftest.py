@@ -160,6 +160,12 @@ def client(app):
 
 
 @pytest.fixture
+def phones(app):
+    """Three browsers: A makes the match (and scores it), B and C know nothing yet."""
+    return app.test_client(), app.test_client(), app.test_client()
+
+
+@pytest.fixture
 def runner(app):
     """The app's command line, run in this process (``runner.invoke(args=[...])``)."""
     return app.test_cli_runner()

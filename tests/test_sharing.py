@@ -10,7 +10,6 @@ import urllib.error
 import urllib.parse
 import urllib.request
 
-import pytest
 from werkzeug.serving import make_server
 
 from scorer import create_app, store
@@ -47,12 +46,6 @@ def as_form(entry, page):
     if deal:  # a new deal's page names the table's deal it records
         data["number"] = deal.group(1)
     return data
-
-
-@pytest.fixture
-def phones(app):
-    """Three browsers: A makes the match (and scores it), B and C know nothing yet."""
-    return app.test_client(), app.test_client(), app.test_client()
 
 
 def made_by(a) -> str:

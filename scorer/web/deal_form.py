@@ -90,13 +90,23 @@ def deal_entry(
     formdata=None,
     keep_key: bool = False,
     standings=None,
+    posted=None,
 ) -> tuple[dict | None, str | None]:
     """What a deal form (templates/_deal_form.html) is drawn from, for deal
     ``number`` (None: the next deal) as the match stands: from the stored entry,
-    or from what the player typed (``formdata``), always with a fresh mark (and
-    key, unless ``keep_key``). Also the problem met reading ``formdata``, if any.
-    None once the match is over. The deal page and the score sheet draw it."""
-    rules, plan, entry = deal_plan(stored, number, standings)
+    or from what the player typed (``formdata``), with a fresh mark (and key,
+    unless ``keep_key``). Also the problem met reading ``formdata``, if any.
+    None once the match is over. The deal page and the score sheet draw it.
+
+    ``posted``: (rules, plan) of the deal a posted form was for (entry.posted_plan),
+    for a form drawn again with what was typed (a refusal, an auction's call). It
+    keeps the page's own mark and deal number: its next save is the deal the page
+    was for, whatever another phone saved meanwhile (the same, or a choice), never
+    the deal after it, nor the deal that took an edited deal's place."""
+    if posted is not None:
+        (rules, plan), entry = posted, None
+    else:
+        rules, plan, entry = deal_plan(stored, number, standings)
     if plan is None:
         return None, None
     names = stored.match.players
@@ -109,9 +119,10 @@ def deal_entry(
             data["number"] = plan.number
         form = deal_form(fields, names, data=data)
     else:
-        formdata["expect"] = page_mark(stored, number)
-        if number is None:
-            formdata["number"] = str(plan.number)
+        if posted is None:
+            formdata["expect"] = page_mark(stored, number)
+            if number is None:
+                formdata["number"] = str(plan.number)
         if not keep_key or not formdata.get("key"):
             formdata["key"] = new_key()
         try:
@@ -128,7 +139,10 @@ def deal_entry(
         "fields": fields,
         "number": number,
         "rules": rules,
-        "ahead": ahead(stored, plan, standings) if number is None else "",
+        # the deals after it, for a form of the next deal (not one of a deal in already)
+        "ahead": ahead(stored, plan, standings)
+        if number is None and plan.number == len(stored.deal_ids) + 1
+        else "",
     }, error
 
 
@@ -224,9 +238,10 @@ def render_deal(
     error: str | None = None,
     keep_key: bool = False,
     status: int | None = None,
+    posted=None,
 ):
     """The entry page of deal ``number`` (None: the next deal): see deal_entry."""
-    entry, problem = deal_entry(stored, number, formdata=formdata, keep_key=keep_key)
+    entry, problem = deal_entry(stored, number, formdata=formdata, keep_key=keep_key, posted=posted)
     if entry is None:
         flash(stored.match.words("over"))
         return redirect(url_for("sheet.sheet", match_id=stored.pub))

@@ -185,6 +185,7 @@ def deal_page(stored: store.Stored, number: int | None):
         return redirect(url_for("sheet.sheet", match_id=stored.pub))
     names = stored.match.players
     error = None
+    posted = (rules, plan)  # drawn again for the deal it was for (deal_form.deal_entry)
     try:
         fields, form = settle(rules, plan, names, formdata)
         if any(k in formdata for k in STEPS):
@@ -198,12 +199,16 @@ def deal_page(stored: store.Stored, number: int | None):
                     rules.check(entry_from_form(fields, names, form), plan)
             except EntryError as e:
                 error, formdata = e.message, before
-            return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
+            return render_deal(
+                stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
+            )
         if not form.validate():
             error = form_problem(form)
             if queued():
                 return told("refused", error, 400)
-            return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
+            return render_deal(
+                stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
+            )
         entry = entry_from_form(fields, names, form)
         if gone is not None:
             return deleted_meanwhile(stored, gone, entry)
@@ -217,15 +222,17 @@ def deal_page(stored: store.Stored, number: int | None):
         return redirect(landing(stored.pub, change))
     except EntryError as e:
         error = e.message
-    except DealError as e:
-        error = refusal(e, number, stored.match)
+    except DealError as e:  # the edited deal by its number now (another may be deleted)
+        error = refusal(e, number and plan.number, stored.match)
     except store.Undone as e:  # held on the phone until the table says (static/queue.js)
         if queued():
             return told("refused", e.message, 409, number=e.number)
         error = stored.match.words("undone_here", n=e.number, typed=e.typed, gone=e.gone)
+        posted = None  # drawn as the next deal's form, to be saved in its place
     except store.Gap as e:
         if queued():
             return told("waiting", e.message, 409, number=e.number)
+        posted = None
         if e.typed and e.typed > e.number:  # its page is the next deal's form now
             error = stored.match.words("not_yet_here", n=e.number, typed=e.typed)
         else:
@@ -237,11 +244,12 @@ def deal_page(stored: store.Stored, number: int | None):
             if gone is not None:
                 return deleted_meanwhile(fresh, gone, entry)
         error = _("%(why)s: nothing was saved.", why=sentence(e.message))
+        posted = None  # drawn afresh: saved again, it is meant as the deal is now
     except store.NotFound as e:
         abort(404, e.message)
     if queued():
         return told("refused", error, 400)
-    return render_deal(stored, number, formdata=formdata, error=error, keep_key=True)
+    return render_deal(stored, number, formdata=formdata, error=error, keep_key=True, posted=posted)
 
 
 @bp.route("/m/<mid:match_id>/deal", methods=["GET", "POST"])

@@ -1,0 +1,156 @@
+"""A deal form drawn again with what was typed (a refused save, an auction's call)
+is still the form of the deal its page was for: its next save is that deal, the
+same or kept for a choice, whatever another phone saved meanwhile; never the deal
+after it, nor the deal that took an edited deal's place. (A walk-through of two
+phones found a refused deal 2 saved again as deal 3, and an edit refused once
+that overwrote another phone's edit of the same deal unasked.)
+
+Black Maria, three players (RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7)."""
+
+from __future__ import annotations
+
+import re
+
+from .test_sharing import D1, D2, D3, as_form, key_of, made_by, text
+
+# deal 2 typed with one heart too few: 0 + 5 + 7 = 12 hearts, which the rules refuse
+D2_TYPO = {"hearts": [0, 5, 7], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
+# deal 2 as a second phone has it: Ala 0, Bartek 6 + A♠ = 13, Celina 7 + Q♠ + K♠ = 30
+D2_OTHER = {"hearts": [0, 6, 7], "taken_by": {"QS": 2, "KS": 2, "AS": 1}}
+
+
+def deals(client, mid) -> list:
+    return client.get(f"/api/matches/{mid}").get_json()["deals"]
+
+
+def field(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+
+
+def two_scorers(app, phones):
+    a, b, _c = phones
+    mid = made_by(a)
+    assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
+    return a, b, mid
+
+
+def test_a_refused_deal_comes_back_as_its_own_deal_after_another_phone_saved_it(app, phones):
+    a, b, mid = two_scorers(app, phones)
+    a.post(f"/m/{mid}/deal", data=as_form(D1, text(a.get(f"/m/{mid}/deal"))))
+    page_a, page_b = text(a.get(f"/m/{mid}/deal")), text(b.get(f"/m/{mid}/deal"))
+    assert b.post(f"/m/{mid}/deal", data=as_form(D2, page_b)).status_code == 302
+    r = a.post(f"/m/{mid}/deal", data=as_form(D2_TYPO, page_a))
+    again = text(r)
+    assert r.status_code == 400 and "Hearts add up to 12" in again
+    assert field(again, "number") == "2" and "Save deal 2" in again and "deal 3" not in again
+    assert field(again, "expect") == field(page_a, "expect")  # the page's own mark
+    # put right, it is deal 2, the same as B's: stored once
+    r = a.post(f"/m/{mid}/deal", data=as_form(D2, again))
+    assert r.status_code == 302 and "/choice/" not in r.location
+    assert deals(a, mid) == [D1, D2]
+
+
+def test_a_refused_deal_put_right_differently_is_kept_for_the_choice(app, phones):
+    a, b, mid = two_scorers(app, phones)
+    a.post(f"/m/{mid}/deal", data=as_form(D1, text(a.get(f"/m/{mid}/deal"))))
+    page_a, page_b = text(a.get(f"/m/{mid}/deal")), text(b.get(f"/m/{mid}/deal"))
+    b.post(f"/m/{mid}/deal", data=as_form(D2, page_b))
+    again = text(a.post(f"/m/{mid}/deal", data=as_form(D2_TYPO, page_a)))
+    r = a.post(f"/m/{mid}/deal", data=as_form(D2_OTHER, again))
+    assert r.status_code == 302 and "/choice/" in r.location
+    assert deals(a, mid) == [D1, D2]  # B's stands until a scorer chooses
+
+
+def test_a_refused_edit_keeps_its_mark_and_meets_the_other_phone_s_edit(app, phones):
+    """A and B both open "Edit deal 2"; B saves; A's save is refused once (a typo).
+    Put right, A's entry differs from B's: kept for the choice, B's not overwritten."""
+    a, b, mid = two_scorers(app, phones)
+    for entry in (D1, D2):
+        a.post(f"/m/{mid}/deal", data=as_form(entry, text(a.get(f"/m/{mid}/deal"))))
+    page_a, page_b = text(a.get(f"/m/{mid}/deal/2")), text(b.get(f"/m/{mid}/deal/2"))
+    assert b.post(f"/m/{mid}/deal/2", data=as_form(D2_OTHER, page_b)).status_code == 302
+    again = text(a.post(f"/m/{mid}/deal/2", data=as_form(D2_TYPO, page_a)))
+    assert "Hearts add up to 12" in again
+    assert field(again, "expect") == field(page_a, "expect")
+    r = a.post(f"/m/{mid}/deal/2", data=as_form(D3, again))
+    assert r.status_code == 302 and "/choice/" in r.location
+    assert deals(a, mid) == [D1, D2_OTHER]
+
+
+def test_a_refused_edit_of_a_deal_moved_up_edits_that_deal(app, phones):
+    """A opens "Edit deal 2"; B deletes deal 1, so A's deal is deal 1 now. A's typo is
+    this deal's own fault (not "after this change deal 1 could not stand"); put
+    right, A's save edits that deal, not the deal that is number 2 now."""
+    a, b, mid = two_scorers(app, phones)
+    for entry in (D1, D2, D3):
+        a.post(f"/m/{mid}/deal", data=as_form(entry, text(a.get(f"/m/{mid}/deal"))))
+    page_a = text(a.get(f"/m/{mid}/deal/2"))
+    page_b = text(b.get(f"/m/{mid}/deal/1"))
+    delete = page_b[page_b.index("/delete") :]
+    seen, key = (
+        re.search(rf'name="{n}" value="([^"]*)"', delete).group(1) for n in ("seen", "key")
+    )
+    r = b.post(f"/m/{mid}/deal/1/delete", data={"seen": seen, "key": key})
+    assert r.status_code == 302
+    assert deals(a, mid) == [D2, D3]
+    again = text(a.post(f"/m/{mid}/deal/2", data=as_form(D2_TYPO, page_a)))
+    error = re.search(r'id="error"[^>]*>([^<]*)<', again).group(1)
+    assert "Hearts add up to 12" in error and "could not stand" not in error
+    r = a.post(f"/m/{mid}/deal/2", data=as_form(D2_OTHER, again))
+    assert r.status_code == 302
+    assert deals(a, mid) == [D2_OTHER, D3]
+
+
+def test_a_refused_last_deal_comes_back_when_the_match_ended_meanwhile(phones):
+    """A match of three deals, two in. A and B open deal 3; A saves it, which ends
+    the match. B's typo brings back B's form of deal 3 with what B typed (not "the
+    match is over" and the entry gone); put right, it is deal 3, the same: once."""
+    a, b, _c = phones
+    made = a.post(
+        "/api/matches",
+        json={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina"],
+            "options": {"end": "deals", "deals": 3},
+            "deals": [D1, D2],
+        },
+    ).get_json()
+    mid = made["id"]
+    for phone in (a, b):
+        assert phone.get(f"/m/{mid}/score?key={made['edit_key']}").status_code == 302
+    page_a, page_b = text(a.get(f"/m/{mid}/deal")), text(b.get(f"/m/{mid}/deal"))
+    assert a.post(f"/m/{mid}/deal", data=as_form(D3, page_a)).status_code == 302
+    typo = {**D3, "hearts": [12, 0, 0]}
+    r = b.post(f"/m/{mid}/deal", data=as_form(typo, page_b))
+    again = text(r)
+    assert r.status_code == 400 and "Hearts add up to 12" in again
+    assert 'value="12"' in again and field(again, "number") == "3"
+    r = b.post(f"/m/{mid}/deal", data=as_form(D3, again))
+    assert r.status_code == 302 and "/choice/" not in r.location
+    assert deals(a, mid) == [D1, D2, D3]
+
+
+def test_an_auction_call_after_another_phone_saved_the_deal_keeps_the_deal_s_number(client):
+    """Variety: A is calling deal 2's auction when deal 2 is saved elsewhere. A's next
+    call draws A's form again as deal 2 (it said "Deal 2" over "Save deal 3", and
+    the deal was stored again as deal 3)."""
+    made = client.post(
+        "/api/matches",
+        json={
+            "game": "variety",
+            "players": ["Ala", "Bartek", "Celina", "Darek"],
+            "deals": [{"bids": [2, 3, 6, 2], "tricks": 7}],
+        },
+    ).get_json()
+    mid = made["id"]
+    assert client.get(f"/m/{mid}/score?key={made['edit_key']}").status_code == 302
+    page = text(client.get(f"/m/{mid}/deal"))
+    assert field(page, "number") == "2" and "Save deal 2" in page
+    mark = field(page, "expect")
+    r = client.post(f"/api/matches/{mid}/deals", json={"bids": [8, 5, 8], "tricks": 8})
+    assert r.status_code == 201, r.get_json()
+    form = {"expect": mark, "number": "2", "key": field(page, "key"), "bids": "8", "call": "5"}
+    again = text(client.post(f"/m/{mid}/deal", data=form))
+    assert field(again, "number") == "2" and field(again, "expect") == mark
+    assert "Save deal 2" in again and "Save deal 3" not in again
+    assert field(again, "bids") == "8,5"
