@@ -379,7 +379,7 @@ def test_history_lists_each_kind_of_change_and_undo_restores_the_standings(phone
         lines = store.history(store.get_db(), mid)
     older = next(line for line in lines if line["kind"] == "add" and line["deal"] == 2)
     assert not older["undoable"]
-    r = a.post(f"/m/{mid}/undo/{older['id']}", follow_redirects=True)
+    r = a.post(f"/m/{mid}/undo/{older['id']}", data={"back": "history"}, follow_redirects=True)
     assert "Not undone: deal 2 was changed again after that" in text(r)
 
 
@@ -466,7 +466,8 @@ def test_fix_a_name_and_change_an_option_each_a_change_undone_from_the_history(p
             line for line in store.history(store.get_db(), mid) if line["kind"] == "setup"
         )
     assert rename["undoable"]  # the names and options are as it left them
-    assert a.post(f"/m/{mid}/undo/{rename['id']}").status_code == 302  # the rename undone
+    r = a.post(f"/m/{mid}/undo/{rename['id']}", data={"back": "history"})
+    assert r.status_code == 302  # the rename undone
     assert a.get(f"/api/matches/{mid}").get_json()["players"] == ["Ala", "Bartek", "Celina"]
 
 
@@ -485,6 +486,28 @@ def test_the_sheet_offers_undo_only_while_this_phones_change_is_the_latest(app, 
     history = text(a.get(f"/m/{mid}/history"))
     assert len(re.findall(r'action="/m/[^"]+/undo/\d+"', history)) == 2  # deals 1 and 2
     assert totals(a, mid) == [17 + 7, 23 + 5, 3 + 31]
+
+
+def test_the_sheet_s_undo_tapped_after_another_phone_saved_takes_nothing_back(app, phones):
+    """A saves deal 2 and B deal 3 before A's sheet has dropped its Undo; A taps it.
+    It took deal 2 out from under deal 3 (the table's deal 3 became deal 2, every
+    dealer after it one deal off). Now nothing is undone and A is shown the
+    history, where deal 2's Undo is still offered."""
+    a, b, _c = phones
+    mid = made_by(a)
+    assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
+    save(a, mid, D1)
+    save(a, mid, D2)
+    sheet = text(a.get(f"/m/{mid}"))
+    url = re.search(r'class="undo" action="([^"]+)"', sheet).group(1)
+    key = re.search(r'class="undo".*?name="key" value="([^"]+)"', sheet, re.S).group(1)
+    save(b, mid, D3)
+    r = a.post(url, data={"key": key})
+    assert r.status_code == 302 and r.location.endswith(f"/m/{mid}/history")
+    assert a.get(f"/api/matches/{mid}").get_json()["deals"] == [D1, D2, D3]
+    history = text(a.get(r.location))
+    assert "Not undone: the deals changed on another phone meanwhile." in history
+    assert len(re.findall(r'action="/m/[^"]+/undo/\d+"', history)) == 3
 
 
 def test_a_deal_entered_again_the_same_leaves_the_undo_on_the_sheet(app, phones):

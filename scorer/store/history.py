@@ -27,18 +27,29 @@ def events(db: Database, match_id: int | str) -> list[dict]:
 UNDONE_AS = {"add": "delete", "restore": "delete", "edit": "edit", "delete": "restore"}
 
 
-def undo(db: Database, match_id: int | str, event_id: int, *, key: str | None = None) -> Change:
+def undo(
+    db: Database,
+    match_id: int | str,
+    event_id: int,
+    *,
+    key: str | None = None,
+    latest: bool = False,
+) -> Change:
     """Take back one change of the match's history, as a new change (nothing is
     erased): a deal added or restored is deleted again, an edit puts back the
     entry it replaced, a deleted deal comes back in its place, a conflict settled
     by keeping the stored deal waits for the choice again. Refused (Stale)
-    when the deal was changed again since: that later change comes first.
+    when the deal was changed again since: that later change comes first; and,
+    with ``latest`` (the sheet's one-tap Undo), when the match was changed at all
+    since (a deal entered again, the same, changes nothing).
 
     Raises NotFound, Stale, KeyReused, DealError (the match cannot stand so)."""
     digest = _request_digest("undo", event_id, None)
     with _write(db, match_id, key, digest, None) as (stored, out):
         if stored is None:
             return out[0]
+        if latest and change(db, stored.id, event_id, latest=True) is None:
+            raise Stale(stored.match.words("deals_changed"))
         rows = list(
             db.query("select * from events where id = ? and match_id = ?", [event_id, stored.id])
         )

@@ -167,18 +167,25 @@ def undo(match_id: str, event: int):
     stored = scored_or_403(match_id)
     if not ConfirmForm().validate_on_submit():
         abort(400)
+    # the sheet's one-tap Undo takes back this phone's change only while it is the
+    # match's latest (another phone's save after it would be taken back with it);
+    # the history's Undo of any change that can still be taken back
+    sheet = request.form.get("back") != "history"
     try:
-        change = store.undo(db(), stored.id, event, key=request.form.get("key") or None)
+        change = store.undo(
+            db(), stored.id, event, key=request.form.get("key") or None, latest=sheet
+        )
     except DealError as e:
         flash(_("Not undone: %(why)s", why=e.message))
     except store.StoreError as e:
         flash(_("Not undone: %(why)s.", why=e.message))
+        sheet = False  # the history, where it can still be undone
     else:
         remember_change(stored.pub, change)
         line = {"kind": change.kind, "deal": change.number, "undoes": event}
         flash(change_words(line, stored.match))
     return redirect(
-        request.form.get("back") == "history"
-        and url_for("history.history", match_id=match_id)
-        or url_for("sheet.sheet", match_id=match_id)
+        url_for("sheet.sheet", match_id=match_id)
+        if sheet
+        else url_for("history.history", match_id=match_id)
     )
