@@ -154,3 +154,40 @@ def test_an_auction_call_after_another_phone_saved_the_deal_keeps_the_deal_s_num
     assert field(again, "number") == "2" and field(again, "expect") == mark
     assert "Save deal 2" in again and "Save deal 3" not in again
     assert field(again, "bids") == "8,5"
+
+
+def test_a_choice_made_on_a_page_drawn_before_another_phone_changed_the_deal_waits(app, phones):
+    """B's entry of deal 2 met A's: B's choice page is open. A corrects deal 2 on the
+    sheet meanwhile. B's "Replace" overwrote A's correction unseen; now nothing is
+    changed and B's choice page shows the deal as it stands, to choose again."""
+    a, b, mid = two_scorers(app, phones)
+    save_next(a, mid, D1)
+    early = text(b.get(f"/m/{mid}/deal"))
+    save_next(a, mid, D2)
+    r = b.post(f"/m/{mid}/deal", data=as_form(D2_OTHER, early))
+    url = r.location
+    assert "/choice/" in url
+    choice = text(b.get(url))
+    version = field_named(choice, "version")
+    key = re.search(r'name="key" value="([^"]*)"', choice).group(1)
+    fixed = {**D2, "taken_by": {"QS": 2, "KS": 1, "AS": 0}}  # A's correction: K♠ to Bartek
+    page = text(a.get(f"/m/{mid}/deal/2"))
+    assert a.post(f"/m/{mid}/deal/2", data=as_form(fixed, page)).status_code == 302
+    sent = {"action": "replace", "key": key, "version": version}
+    r = b.post(url, data=sent, follow_redirects=True)
+    assert "Not changed: the deals changed on another phone meanwhile." in text(r)
+    assert deals(a, mid) == [D1, fixed]
+    again = text(r)
+    assert field_named(again, "version") != version  # drawn as the match stands now
+    sent = {"action": "replace", "key": key + "2", "version": field_named(again, "version")}
+    assert b.post(url, data=sent).status_code == 302
+    assert deals(a, mid) == [D1, D2_OTHER]  # chosen again, knowingly
+
+
+def save_next(client, mid, entry) -> None:
+    r = client.post(f"/m/{mid}/deal", data=as_form(entry, text(client.get(f"/m/{mid}/deal"))))
+    assert r.status_code == 302
+
+
+def field_named(page: str, name: str) -> str:
+    return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)

@@ -181,12 +181,27 @@ def conflict(db: Database, stored: Stored, conflict_id: int) -> dict | None:
 CHOICES = ("keep", "replace", "next")
 
 
+def _chosen_as_shown(stored: Stored, version: int | None) -> None:
+    """A choice made on a page drawn at match ``version`` (None: not known) stands
+    only while the match is as that page showed it: a deal changed on another phone
+    meanwhile would be replaced, or kept, unseen. Stale otherwise: shown again."""
+    if version is not None and version != stored.version:
+        raise Stale(stored.match.words("deals_changed"))
+
+
 def choose(
-    db: Database, match_id: int | str, conflict_id: int, choice: str, *, key: str | None = None
+    db: Database,
+    match_id: int | str,
+    conflict_id: int,
+    choice: str,
+    *,
+    key: str | None = None,
+    version: int | None = None,
 ) -> Change:
     """A scorer's choice on a conflict: ``keep`` the stored deal (the other entry
     stays in the history), ``replace`` it with the other entry, or store that
     entry as the ``next`` deal (only while the deal it met is the last one).
+    ``version``: the match's, as the choice page showed it (_chosen_as_shown).
 
     Raises NotFound, Stale (already chosen, or the deals moved on), KeyReused,
     DealError (the entry cannot stand there)."""
@@ -202,6 +217,7 @@ def choose(
         number = found["number"]
         if number is None:
             raise Stale(stored.match.words("choice_gone"))
+        _chosen_as_shown(stored, version)
         if choice == "replace":
             change = _edit(db, stored, {number: found["entry"]})
         elif choice == "next":
@@ -226,7 +242,12 @@ def choose(
 
 
 def choose_together(
-    db: Database, match_id: int | str, conflict_ids: list[int], *, key: str | None = None
+    db: Database,
+    match_id: int | str,
+    conflict_ids: list[int],
+    *,
+    key: str | None = None,
+    version: int | None = None,
 ) -> Change:
     """Replace several deals at once, each with the other entry of its conflict:
     the table's choice where one replace alone cannot stand (putting one wrong
@@ -246,6 +267,7 @@ def choose_together(
         numbers = [f["number"] for f in found]
         if len(set(numbers)) != len(numbers):
             raise Stale(stored.match.words("one_deal_twice"))
+        _chosen_as_shown(stored, version)
         change = _edit(db, stored, {f["number"]: f["entry"] for f in found})
         db.conn.executemany(
             "update conflicts set closed = ? where id = ?",

@@ -352,6 +352,7 @@ def choice(match_id: str, conflict: int):
         "number": number,
         "confirm": ConfirmForm(),
         "key": new_key(),
+        "version": stored.version,  # the choice stands only on the match as shown
     }
     if found["closed"] is None and number is not None:
         standings = store.standings(db(), stored)
@@ -412,11 +413,12 @@ def choose(match_id: str, conflict: int):
     if action not in (*store.CHOICES, "together") or (action == "together" and None in ids):
         abort(400)
     key = request.form.get("key") or None
+    shown = whole_number(request.form.get("version") or "", 18)
     try:
         if action == "together":
-            change = store.choose_together(db(), stored.id, ids, key=key)
+            change = store.choose_together(db(), stored.id, ids, key=key, version=shown)
         else:
-            change = store.choose(db(), stored.id, conflict, action, key=key)
+            change = store.choose(db(), stored.id, conflict, action, key=key, version=shown)
     except DealError as e:
         flash(_("Not saved: %(why)s", why=e.message))
         return redirect(url_for(".choice", match_id=stored.pub, conflict=conflict))
