@@ -237,11 +237,11 @@
     if (flushing) return;
     skip = skip || {};
     var q = queue();
-    var blocked = {};
+    var held = []; // the entries held on the phone: those after them wait for the table
     var item = null;
     for (var i = 0; i < q.length; i++) {
-      if (q[i].held) { blocked[q[i].home] = true; continue; }
-      if (!blocked[q[i].home] && !skip[q[i].home]) { item = q[i]; break; }
+      if (q[i].held) { held.push(q[i]); continue; }
+      if (!skip[q[i].home] && !held.some(function (h) { return before(h, q[i]); })) { item = q[i]; break; }
     }
     if (!item) return;
     flushing = true;
@@ -270,6 +270,14 @@
       if (outcome === "present") { present(item); return; }
       flush();
     });
+  }
+
+  // Whether ``first`` of a match is to be settled before ``then``: an entry of a
+  // deal before it (one held after a deal undone elsewhere leaves that deal, entered
+  // again here, to go first).
+  function before(first, then) {
+    if (first.home !== then.home) return false;
+    return !(first.number && then.number && then.number < first.number);
   }
 
   // --- what the page says ----------------------------------------------------
@@ -307,12 +315,12 @@
       p.appendChild(document.createTextNode(" "));
       p.appendChild(drop);
     });
-    if (restored) line(box, box.getAttribute("data-restored"));
-    box.hidden = !box.childNodes.length;
     // the sheet's one-tap Undo is of a change before the deals that wait: not now
     document.querySelectorAll(".said form.undo").forEach(function (undo) { undo.hidden = waiting.length > 0; });
     rows(waiting);
-    renumber(waiting);
+    renumber(waiting); // first: a form sent and drawn blank holds no draft any more
+    if (restored) line(box, box.getAttribute("data-restored"));
+    box.hidden = !box.childNodes.length;
   }
 
   // "Open it": sent once more first (what refused it may have gone: an earlier deal
@@ -419,7 +427,12 @@
       el.setAttribute("data-base", String(newer ? parseInt(newer.mark, 10) + 1 : drawn));
     }
     var after = parseInt(el.getAttribute("data-base"), 10);
-    var next = waiting.reduce(function (n, q) { return q.number && q.number >= n ? q.number + 1 : n; }, after);
+    // the first deal from there that no entry waits as: one held after a deal that is
+    // not in (undone elsewhere, thrown away here) leaves that deal to be entered first
+    var taken = {};
+    waiting.forEach(function (q) { if (q.number) taken[q.number] = true; });
+    var next = after;
+    while (taken[next]) next += 1;
     if (next === shown || (next < shown && !(first && after < drawn))) return;
     if (input) input.value = String(next); else el.setAttribute("data-shown", String(next));
     if (!label(el, form, next) || !form) return;
@@ -492,6 +505,7 @@
     form.drawn = bare(fieldsOf(form));
     recount(form);
     form.removeAttribute("data-typed"); // static/live.js: nothing typed into it yet
+    restored = false; // what came back was sent: the blank form holds nothing of it
     form.dispatchEvent(new CustomEvent("scorer:fresh")); // static/pad.js outlines the first count
   }
 
@@ -592,20 +606,15 @@
       var item = itemOf(form);
       keepDraft(form); // this entry, until the server has it
       // behind an entry of the same match that waits, it waits too: they go in order
-      var behind = queue().some(function (q) { return q.home === item.home; });
+      var behind = queue().some(function (q) { return q.key !== item.key && before(q, item); });
       var sending = behind ? Promise.resolve({ outcome: "waiting" }) : send(item, true);
       sending.then(function (answer) {
         var outcome = answer.outcome;
-        if (outcome === "saved" || outcome === "same") {
+        if (outcome === "saved" || outcome === "same" || (outcome === "conflict" && answer.go)) {
+          unqueue(item.key); // held here before, opened and saved: it waits no more
           forgetDraft(item);
           saved(item);
-          location.assign(item.home);
-          return;
-        }
-        if (outcome === "conflict" && answer.go) {
-          forgetDraft(item);
-          saved(item);
-          goTo(answer.go);
+          if (outcome === "conflict") goTo(answer.go); else location.assign(item.home);
           return;
         }
         if (outcome === "waiting" && form.hasAttribute("data-steps-first")) {

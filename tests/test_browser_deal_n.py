@@ -115,7 +115,9 @@ def test_deals_typed_after_a_deal_undone_elsewhere_wait_for_the_table_to_say(
     from the newest deal the phone has shown). B types deals 14 and 15. A undoes
     deal 13, to enter it again. Back online, B's deal 14 is not stored as deal 13
     (every dealer after it would be one deal behind): it is held with the reason,
-    deal 15 behind it; once A has entered deal 13 again, "Open it" sends both."""
+    deal 15 behind it. B's sheet offers deal 13, not 16 (typed there, deal 13 was
+    queued as 16 behind the held deals, and stored a second time as deal 16): B
+    enters it, it is saved at once, and "Open it" sends 14 and 15."""
     a, b, sheet, key = table(browser, browser_context_args, live_server)
     api = f"{live_server}/api/matches/{sheet.rsplit('/', 1)[-1]}"
     auth = {"Authorization": f"Bearer {key}"}
@@ -145,8 +147,13 @@ def test_deals_typed_after_a_deal_undone_elsewhere_wait_for_the_table_to_say(
     )
     expect(note).to_contain_text("Deal 15: not saved yet")
     assert stored_deals(live_server, sheet) == BEFORE
-    assert a.context.request.post(f"{api}/deals?deal=13", data=D13, headers=auth).ok
-    note.get_by_role("button", name="Open it").tap()
+    enter(b)
+    expect(b.locator("h1")).to_have_text("Deal 13")
+    fill_deal(b, D13["hearts"], *(D13["taken_by"][c] for c in ("QS", "KS", "AS")))
+    go(b, b.get_by_role("button", name="Save deal 13"))
+    expect(b.locator("main")).to_contain_text("Deal 13 saved.", timeout=20000)
+    assert stored_deals(live_server, sheet) == BEFORE + [D13]
+    note.get_by_role("button", name="Open it").first.tap()
     expect(note).to_have_text(re.compile("Deal 14 saved.*Deal 15 saved"), timeout=20000)
     assert stored_deals(live_server, sheet) == BEFORE + [D13, D14, D15]
     for page in (a, b):

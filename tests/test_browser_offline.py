@@ -422,7 +422,7 @@ def test_a_deal_after_one_thrown_away_says_what_it_waits_for_and_can_take_its_pl
     )
     assert page.input_value("#hearts__2") == "8"  # what was typed, on deal 1's form
     page.get_by_role("button", name="Save deal 1").tap()
-    expect(page.locator("#queue-note")).to_contain_text("Deal 1 saved.", timeout=20000)
+    expect(page.locator("main")).to_contain_text("Deal 1 saved.", timeout=20000)
     assert stored_deals(live_server, sheet) == [
         {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
     ]
@@ -463,6 +463,29 @@ def test_offline_the_form_stops_at_the_last_deal_of_a_match_played_to_a_number(p
     restore_network(page)
     expect(page.locator("#queue-note")).to_contain_text("Deal 3 saved.", timeout=20000)
     assert len(stored_deals(live_server, sheet)) == 3
+
+
+def test_a_draft_that_came_back_and_was_saved_offline_leaves_the_blank_form_silent(
+    page, live_server
+):
+    """Deal 1 half typed on the sheet's form, the page reloaded: "What you typed here
+    before is back". The rest typed offline and saved: deal 1 waits, the form is
+    deal 2's, blank, and no longer says that a draft came back."""
+    sheet = start(page, live_server)
+    page.locator("#hearts__0").fill("4")
+    page.reload()
+    note = page.locator("#queue-note")
+    expect(note).to_contain_text("What you typed here before is back")
+    cut_network(page)
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
+    expect(note).to_contain_text("Deal 1: not saved yet")
+    expect(note).not_to_contain_text("What you typed here before")
+    assert page.input_value("#hearts__0") == ""
+    restore_network(page)
+    expect(note).to_contain_text("Deal 1 saved.", timeout=20000)
+    assert len(stored_deals(live_server, sheet)) == 1
 
 
 def test_a_draft_of_a_deal_saved_elsewhere_comes_back_as_that_deal(page, live_server):

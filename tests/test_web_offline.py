@@ -4,6 +4,8 @@ every page and on the deal form, and the answers a queued deal gets when it arri
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from pathlib import Path
 
@@ -231,3 +233,23 @@ def test_a_choice_offers_the_next_deal_only_to_an_entry_that_could_be_it(client,
     page = text(client.get(f"/m/{mid}/choice/{change.conflict}"))
     assert "Keep deal 4 as stored" in page and "Replace deal 4" in page
     assert "as deal 5, a new" not in page
+
+
+def test_a_deal_form_says_where_a_match_of_a_number_of_deals_ends_even_far_ahead(client):
+    """Black Maria, four players, to 12 deals, none in: the form carries the facts of
+    deals 2 to 9 for offline entry, and that the match is over after deal 12. A page
+    kept from before is numbered from the newest deal the phone has shown (deal 11,
+    say): it offered deals 13 and 14 offline, where only 12 was left."""
+    made = client.post(
+        "/api/matches",
+        json={
+            "game": "black_maria",
+            "players": ["Ala", "Bartek", "Celina", "Darek"],
+            "options": {"end": "deals", "deals": 12},
+        },
+    ).get_json()
+    client.get(f"/m/{made['id']}/score?key={made['edit_key']}")
+    page = text(client.get(f"/m/{made['id']}/deal"))
+    ahead = json.loads(html.unescape(re.search(r'data-ahead="([^"]*)"', page).group(1)))
+    assert [a["n"] for a in ahead] == [2, 3, 4, 5, 6, 7, 8, 9, 13]
+    assert ahead[-1] == {"n": 13, "over": True} and "over" not in ahead[-2]

@@ -147,6 +147,9 @@ def deal_entry(
 
 
 AHEAD = 8  # the deals after the next whose facts a deal form carries for offline entry
+# how far past those a form looks for the end of a match played to a number of deals:
+# a page kept from before is numbered from the newest deal the phone has shown since
+LAST_LOOK = 200
 
 
 def ahead(stored: store.Stored, plan, standings=None) -> str:
@@ -161,12 +164,13 @@ def ahead(stored: store.Stored, plan, standings=None) -> str:
         st = standings or store.standings(db(), stored)
         names = stored.match.players
         out = []
+        played = len(stored.deal_ids)
         for k in range(1, AHEAD + 1):
             later = st.rules.ahead(st.state, k)
             if later is None or later.fields != plan.fields:
                 break
             # over after k more deals whatever they hold (a number of deals played)
-            if st.rules.outcome(st.totals, len(stored.deal_ids) + k).finished:
+            if st.rules.outcome(st.totals, played + k).finished:
                 out.append({"n": later.number, "over": True})
                 break
             context = {"plan": later, "names": names, "fold_notes": []}
@@ -179,6 +183,11 @@ def ahead(stored: store.Stored, plan, standings=None) -> str:
                     "summary": render_template("_plan_summary.html", **context).strip(),
                 }
             )
+        else:  # the same questions all the way: where the match ends, further on
+            for k in range(AHEAD + 1, LAST_LOOK + 1):
+                if st.rules.outcome(st.totals, played + k).finished:
+                    out.append({"n": played + k + 1, "over": True})
+                    break
         return json.dumps(out, ensure_ascii=False, separators=(",", ":"))
 
     key = ("ahead", stored.pub, stored.version, str(get_locale()))
