@@ -265,3 +265,31 @@ def test_auction_edge_cases_through_the_api(client):
     # type 2 named first by D, repeated by C: D and C attack, 6 tricks → 12; A, B 7 → 14,
     # and the attackers did not score more: A, B +10 → 24
     assert r.status_code == 201 and r.get_json()["per_deal"][1] == [24, 24, 12, 12]
+
+
+def test_a_choice_between_an_auction_and_its_type_and_attackers_lines_up_each_question(client):
+    """Deal 1 stored by its calls (Bartek 2, Celina 3, Darek 6, Ala 2: Ala repeats
+    Bartek's type 2, so Bartek and Ala attack), entered again as type 2 with Bartek
+    and Ala: each side's questions on lines of their own (the other side's tricks,
+    7, stood beside the stored "The attackers' tricks" as 2, its type)."""
+    made = client.post(
+        "/api/matches",
+        json={
+            "game": "variety",
+            "players": ["Ala", "Bartek", "Celina", "Darek"],
+            "deals": [{"bids": [2, 3, 6, 2], "tricks": 7}],
+        },
+    ).get_json()
+    mid = made["id"]
+    client.get(f"/m/{mid}/score?key={made['edit_key']}")
+    other = {"contract": 2, "attackers": [1, 0], "tricks": 7}
+    r = client.post(f"/api/matches/{mid}/deals?deal=1", json=other)
+    assert r.status_code == 409
+    page = client.get(f"/m/{mid}/choice/{r.get_json()['conflict']}").get_data(as_text=True)
+    rows = {
+        cells[0]: cells[1:3]
+        for row in re.findall(r"<tr.*?</tr>", page, re.S)
+        if len(cells := [c for c in re.split(r"\s*<[^>]+>\s*", row) if c.strip()]) >= 3
+    }
+    assert rows["The auction"] == ["2,3,6,2", "—"]
+    assert rows["The attackers&#39; tricks"] == ["7", "7"]

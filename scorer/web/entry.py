@@ -306,13 +306,17 @@ def shown(f, value, names: list[str]) -> str:
 
 def compared(rules, plan, names: list[str], stored: dict, other: dict) -> list[dict]:
     """The two entries line by line, each line saying whether they differ there,
-    then each player's points."""
+    then each player's points. Entered in two ways (a Variety auction call by call,
+    and its type and attackers alone), each asks its own questions: a line for
+    each question either asks, "—" where the other does not."""
+    mine, theirs = cells(rules, plan, names, stored), cells(rules, plan, names, other)
+    a, b = dict(mine), dict(theirs)
+    asked = [label for label, _v in mine] + [label for label, _v in theirs if label not in a]
     lines = [
-        {"label": label, "stored": a, "other": b, "differs": a != b}
-        for (label, a), (_label, b) in zip(
-            cells(rules, plan, names, stored), cells(rules, plan, names, other)
-        )
+        {"label": label, "stored": a.get(label, "—"), "other": b.get(label, "—")} for label in asked
     ]
+    for line in lines:
+        line["differs"] = line["stored"] != line["other"]
     points = [rules.score(entry, plan).points for entry in (stored, other)]
     for s, name in enumerate(names):
         a, b = (f"{p[s]:+d}" if p[s] else "0" for p in points)
