@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from .test_sharing import D1, D2, D3, as_form, key_of, made_by, text
+from .test_web_compendium import one_auction_in
 
 # deal 2 typed with one heart too few: 0 + 5 + 7 = 12 hearts, which the rules refuse
 D2_TYPO = {"hearts": [0, 5, 7], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
@@ -134,16 +135,7 @@ def test_an_auction_call_after_another_phone_saved_the_deal_keeps_the_deal_s_num
     """Variety: A is calling deal 2's auction when deal 2 is saved elsewhere. A's next
     call draws A's form again as deal 2 (it said "Deal 2" over "Save deal 3", and
     the deal was stored again as deal 3)."""
-    made = client.post(
-        "/api/matches",
-        json={
-            "game": "variety",
-            "players": ["Ala", "Bartek", "Celina", "Darek"],
-            "deals": [{"bids": [2, 3, 6, 2], "tricks": 7}],
-        },
-    ).get_json()
-    mid = made["id"]
-    assert client.get(f"/m/{mid}/score?key={made['edit_key']}").status_code == 302
+    mid = one_auction_in(client)
     page = text(client.get(f"/m/{mid}/deal"))
     assert field(page, "number") == "2" and "Save deal 2" in page
     mark = field(page, "expect")

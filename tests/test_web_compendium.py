@@ -267,11 +267,9 @@ def test_auction_edge_cases_through_the_api(client):
     assert r.status_code == 201 and r.get_json()["per_deal"][1] == [24, 24, 12, 12]
 
 
-def test_a_choice_between_an_auction_and_its_type_and_attackers_lines_up_each_question(client):
-    """Deal 1 stored by its calls (Bartek 2, Celina 3, Darek 6, Ala 2: Ala repeats
-    Bartek's type 2, so Bartek and Ala attack), entered again as type 2 with Bartek
-    and Ala: each side's questions on lines of their own (the other side's tricks,
-    7, stood beside the stored "The attackers' tricks" as 2, its type)."""
+def one_auction_in(client) -> str:
+    """A Variety match made through the API, its deal 1 entered by its calls
+    (Bartek 2, Celina 3, Darek 6, Ala 2), this client scoring it: its id."""
     made = client.post(
         "/api/matches",
         json={
@@ -280,8 +278,16 @@ def test_a_choice_between_an_auction_and_its_type_and_attackers_lines_up_each_qu
             "deals": [{"bids": [2, 3, 6, 2], "tricks": 7}],
         },
     ).get_json()
-    mid = made["id"]
-    client.get(f"/m/{mid}/score?key={made['edit_key']}")
+    assert client.get(f"/m/{made['id']}/score?key={made['edit_key']}").status_code == 302
+    return made["id"]
+
+
+def test_a_choice_between_an_auction_and_its_type_and_attackers_lines_up_each_question(client):
+    """Deal 1 stored by its calls (Bartek 2, Celina 3, Darek 6, Ala 2: Ala repeats
+    Bartek's type 2, so Bartek and Ala attack), entered again as type 2 with Bartek
+    and Ala: each side's questions on lines of their own (the other side's tricks,
+    7, stood beside the stored "The attackers' tricks" as 2, its type)."""
+    mid = one_auction_in(client)
     other = {"contract": 2, "attackers": [1, 0], "tricks": 7}
     r = client.post(f"/api/matches/{mid}/deals?deal=1", json=other)
     assert r.status_code == 409
