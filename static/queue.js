@@ -31,6 +31,7 @@
   var PATIENCE = 20000;        // ms without an answer before an entry waits (a bad line)
 
   var restored = false; // this page's form got back a draft
+  var aside = null; // a draft of an earlier deal whose questions this form does not ask
   var told = [];        // what the server said of entries sent from this page (or the one before)
 
   // --- storage ---------------------------------------------------------------
@@ -320,6 +321,15 @@
     rows(waiting);
     renumber(waiting); // first: a form sent and drawn blank holds no draft any more
     if (restored) line(box, box.getAttribute("data-restored"));
+    if (aside) {
+      var kept = line(box, box.getAttribute("data-aside").replace("{what}", aside.label));
+      var opener = document.createElement("button");
+      opener.type = "button";
+      opener.textContent = box.getAttribute("data-open");
+      opener.addEventListener("click", openAside);
+      kept.appendChild(document.createTextNode(" "));
+      kept.appendChild(opener);
+    }
     box.hidden = !box.childNodes.length;
   }
 
@@ -344,6 +354,26 @@
       if (outcome === "conflict" && answer.go) { goTo(answer.go); return; }
       flush();
     });
+  }
+
+  // The draft of an earlier deal, posted as it was typed (its number, its page's
+  // mark): the server draws that deal's form with it, or finds it the same deal.
+  function openAside() {
+    var post = document.createElement("form");
+    post.method = "post";
+    post.action = aside.form.action;
+    post.hidden = true;
+    var csrf = aside.form.querySelector("input[name=csrf_token]");
+    aside.draft.fields.concat(csrf ? [["csrf_token", csrf.value]] : []).forEach(function (pair) {
+      if (pair[0] === "csrf_token" && pair[1] !== (csrf && csrf.value)) return;
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = pair[0];
+      input.value = pair[1];
+      post.appendChild(input);
+    });
+    document.body.appendChild(post);
+    HTMLFormElement.prototype.submit.call(post);
   }
 
   function line(box, text) {
@@ -529,7 +559,16 @@
     }
     var names = {};
     Array.prototype.forEach.call(form.elements, function (el) { if (el.name) names[el.name] = true; });
-    if (!draft.fields.every(function (pair) { return names[pair[0]]; })) return; // another form now
+    if (!draft.fields.every(function (pair) { return names[pair[0]]; })) {
+      // another form now: a draft of an earlier deal (saved elsewhere since; in a game
+      // whose questions change from deal to deal) is offered to open as that deal
+      var typedAs = draft.fields.filter(function (p) { return p[0] === "number"; })[0];
+      var drawnAs = form.querySelector("input[name=number]");
+      if (typedAs && drawnAs && parseInt(typedAs[1], 10) < parseInt(drawnAs.value, 10)) {
+        aside = { form: form, draft: draft, label: words(form.getAttribute("data-queue-label"), typedAs[1]) };
+      }
+      return;
+    }
     if (bare(draft.fields) === form.drawn) {
       write(name, null); // nothing typed beyond what the page shows
       return;
@@ -586,8 +625,12 @@
     form.drawn = bare(fieldsOf(form));
     renumber(queue().filter(mine));
     restore(form);
-    form.addEventListener("input", function () { keepDraft(form); form.setAttribute("data-typed", ""); });
-    form.addEventListener("change", function () { keepDraft(form); });
+    var typed = function () {
+      keepDraft(form); // in the draft's place: an earlier deal's, set aside, goes
+      if (aside) { aside = null; notes(); }
+    };
+    form.addEventListener("input", function () { typed(); form.setAttribute("data-typed", ""); });
+    form.addEventListener("change", typed);
     form.addEventListener("click", function (event) { // the − and + steps
       if (event.target.closest("button[type=button]")) keepDraft(form);
     });
