@@ -199,11 +199,16 @@
   // was typed and why it was refused; a deal deleted meanwhile). That page holds it.
   function present(item) {
     forgetDraft(item);
+    post(item.action, item.fields);
+  }
+
+  // ``fields`` posted to ``action`` the ordinary way: the server draws the page.
+  function post(action, fields) {
     var form = document.createElement("form");
     form.method = "post";
-    form.action = item.action;
+    form.action = action;
     form.hidden = true;
-    item.fields.forEach(function (pair) {
+    fields.forEach(function (pair) {
       var input = document.createElement("input");
       input.type = "hidden";
       input.name = pair[0];
@@ -212,6 +217,14 @@
     });
     document.body.appendChild(form);
     HTMLFormElement.prototype.submit.call(form);
+  }
+
+  function button(text, then) {
+    var b = document.createElement("button");
+    b.type = "button";
+    b.textContent = text;
+    b.addEventListener("click", then);
+    return b;
   }
 
   function unqueue(key) {
@@ -297,15 +310,9 @@
       if (!q.held && !q.waits) { line(box, box.getAttribute("data-waiting").replace("{what}", q.label)); return; }
       var p = q.held ? line(box, box.getAttribute("data-held").replace("{what}", q.label).replace("{why}", q.held))
         : line(box, box.getAttribute("data-waits").replace("{what}", q.label).replace("{why}", q.waits));
-      var open = document.createElement("button");
-      open.type = "button";
-      open.textContent = box.getAttribute("data-open");
-      open.addEventListener("click", function () { reopen(q); });
+      var open = button(box.getAttribute("data-open"), function () { reopen(q); });
       // one the match can never take (it is over, say): thrown away, when the table says so
-      var drop = document.createElement("button");
-      drop.type = "button";
-      drop.textContent = box.getAttribute("data-drop");
-      drop.addEventListener("click", function () {
+      var drop = button(box.getAttribute("data-drop"), function () {
         if (!window.confirm(box.getAttribute("data-drop-ask").replace("{what}", q.label))) return;
         unqueue(q.key);
         forgetDraft(q);
@@ -323,12 +330,8 @@
     if (restored) line(box, box.getAttribute("data-restored"));
     if (aside) {
       var kept = line(box, box.getAttribute("data-aside").replace("{what}", aside.label));
-      var opener = document.createElement("button");
-      opener.type = "button";
-      opener.textContent = box.getAttribute("data-open");
-      opener.addEventListener("click", openAside);
       kept.appendChild(document.createTextNode(" "));
-      kept.appendChild(opener);
+      kept.appendChild(button(box.getAttribute("data-open"), openAside));
     }
     box.hidden = !box.childNodes.length;
   }
@@ -359,21 +362,9 @@
   // The draft of an earlier deal, posted as it was typed (its number, its page's
   // mark): the server draws that deal's form with it, or finds it the same deal.
   function openAside() {
-    var post = document.createElement("form");
-    post.method = "post";
-    post.action = aside.form.action;
-    post.hidden = true;
-    var csrf = aside.form.querySelector("input[name=csrf_token]");
-    aside.draft.fields.concat(csrf ? [["csrf_token", csrf.value]] : []).forEach(function (pair) {
-      if (pair[0] === "csrf_token" && pair[1] !== (csrf && csrf.value)) return;
-      var input = document.createElement("input");
-      input.type = "hidden";
-      input.name = pair[0];
-      input.value = pair[1];
-      post.appendChild(input);
-    });
-    document.body.appendChild(post);
-    HTMLFormElement.prototype.submit.call(post);
+    var csrf = aside.form.querySelector("input[name=csrf_token]"); // this page's, fresh
+    var fields = aside.draft.fields.filter(function (pair) { return pair[0] !== "csrf_token"; });
+    post(aside.form.action, csrf ? fields.concat([["csrf_token", csrf.value]]) : fields);
   }
 
   function line(box, text) {
