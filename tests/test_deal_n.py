@@ -329,3 +329,15 @@ def test_an_edit_sent_again_after_it_met_a_change_gets_the_same_choice(client):
     assert first.status_code == again.status_code == 302
     assert "/choice/" in first.location and again.location == first.location
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [TWO]
+
+
+def test_a_deal_after_the_end_of_a_match_that_is_over_says_it_is_over(db):
+    """Three deals played of three: a phone's deal 9 was told "deal 4 is not entered
+    yet: it comes first", as if deals were missing; the match is over."""
+    options = GAMES["black_maria"].normalize_options({"end": "deals", "deals": 3}, 3)
+    m = store.create(db, Match("black_maria", options, NAMES, 0, [ONE, TWO, THREE]))
+    for number in (4, 9):
+        with pytest.raises(DealError) as refused:
+            store.record_deal(db, m.id, number, ONE)
+        assert "the match is already over" in refused.value.message
+    assert deals_of(db, m) == [ONE, TWO, THREE]

@@ -104,6 +104,11 @@ def record_deal(
         gone = undone_place(db, stored, anchor) if number > count + 1 else None
         if gone is not None:
             raise Undone(stored.match.words("undone", n=gone), count + 1, typed, gone)
+        if number > count + 1:  # a match over misses no deal: none comes
+            now_standing = fold(stored.match, recent_kept(db, stored))
+            if now_standing.next is None:
+                over = EntryError(_("the match is already over"))
+                raise DealError(count + 1, over, now_standing.rules)
         if number > count + 1 or number < 1:
             raise Gap(stored.match.words("not_yet", n=count + 1), count + 1, typed)
         if number == count + 1:
