@@ -550,7 +550,13 @@
     }
     var names = {};
     Array.prototype.forEach.call(form.elements, function (el) { if (el.name) names[el.name] = true; });
-    if (!draft.fields.every(function (pair) { return names[pair[0]]; })) {
+    var drafted = {};
+    draft.fields.forEach(function (pair) { drafted[pair[0]] = true; });
+    // a count this form asks that the draft's form did not (an unpicked chip is in neither)
+    var more = Array.prototype.some.call(form.elements, function (el) {
+      return el.name && el.name !== "csrf_token" && !drafted[el.name] && !/^(radio|checkbox|submit|button|reset|file)$/.test(el.type);
+    });
+    if (more || !draft.fields.every(function (pair) { return names[pair[0]]; })) {
       // another form now: a draft of an earlier deal (saved elsewhere since; in a game
       // whose questions change from deal to deal) is offered to open as that deal
       var typedAs = draft.fields.filter(function (p) { return p[0] === "number"; })[0];

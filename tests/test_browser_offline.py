@@ -517,37 +517,48 @@ def test_a_draft_of_a_deal_saved_elsewhere_comes_back_as_that_deal(page, live_se
     assert stored_deals(live_server, sheet) == [one]
 
 
+@pytest.mark.parametrize("typed", [2, 3])
 def test_a_draft_of_an_earlier_deal_that_asked_other_questions_is_offered_to_open(
-    page, live_server
+    page, live_server, typed
 ):
     """Metamorphosis: each deal of a round asks its own questions (deal 2 tricks and
-    hearts, deal 3 tricks, deal 4 tricks and spades). Deal 2 half typed, not saved;
-    another phone enters deals 2 and 3. Reloaded, the page is deal 4's: the draft
-    was kept out of sight and said nothing. Now the page says it, and "Open it"
-    shows deal 2's form with what was typed."""
+    hearts, deal 3 tricks alone, deal 4 tricks and spades). Deal 2 (or 3) half
+    typed, not saved; another phone enters it and the deals up to 3. Reloaded, the
+    page is deal 4's: deal 2's draft was kept out of sight and said nothing, deal
+    3's came back on deal 4's form (its spades asked of deal 3). Now the page says
+    it, and "Open it" shows that deal's own form with what was typed."""
     one = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
     made = page.context.request.post(
         live_server + "/api/matches",
         data={"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": [one]},
     ).json()
     sheet = f"{live_server}/m/{made['id']}"
-    page.goto(f"{sheet}/score?key={made['edit_key']}")
-    enter(page)
-    expect(page.locator("h1")).to_contain_text("Deal 2")
-    page.locator("#tricks__0").fill("4")
-    page.locator("#tricks__1").fill("4")
     api = f"{live_server}/api/matches/{made['id']}/deals"
     auth = {"Authorization": f"Bearer {made['edit_key']}"}
-    for deal in ({"tricks": [4, 4, 4], "hearts": [4, 4, 5]}, {"tricks": [4, 4, 4]}):
+    later = [{"tricks": [4, 4, 4], "hearts": [4, 4, 5]}, {"tricks": [4, 4, 4]}]
+    for deal in later[: typed - 2]:
+        assert page.context.request.post(api, data=deal, headers=auth).ok
+    page.goto(f"{sheet}/score?key={made['edit_key']}")
+    enter(page)
+    expect(page.locator("h1")).to_contain_text(f"Deal {typed}")
+    page.locator("#tricks__0").fill("5")
+    page.locator("#tricks__1").fill("3")
+    for deal in later[typed - 2 :]:
         assert page.context.request.post(api, data=deal, headers=auth).ok
     page.reload()
     expect(page.locator("h1")).to_contain_text("Deal 4")
+    assert page.input_value("#tricks__0") == ""  # not put on deal 4's form
     note = page.locator("#queue-note")
     expect(note).to_contain_text(
-        "Deal 2, typed here before, is not saved, and this form asks other questions"
+        f"Deal {typed}, typed here before, is not saved, and this form asks other questions"
     )
     go(page, note.get_by_role("button", name="Open it"))
-    expect(page.locator("h1")).to_contain_text("Deal 2")
-    assert page.input_value("#tricks__0") == "4" and page.input_value("#tricks__1") == "4"
-    expect(page.locator("#error")).to_be_visible()
+    if typed == 2:  # its hearts not typed yet: its form, with what was typed and why
+        expect(page.locator("h1")).to_contain_text("Deal 2")
+        assert page.input_value("#tricks__0") == "5" and page.input_value("#tricks__1") == "3"
+        expect(page.locator("#error")).to_be_visible()
+    else:  # whole (Celina's 4 tricks the rest of 12), and not the stored deal 3's 4 4 4
+        expect(page.locator("main")).to_contain_text(
+            "Deal 3 was already entered on another phone, and yours differs"
+        )
     assert len(stored_deals(live_server, sheet)) == 3  # nothing stored from it
