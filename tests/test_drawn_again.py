@@ -97,6 +97,7 @@ def test_a_refused_edit_of_a_deal_moved_up_edits_that_deal(app, phones):
     again = text(a.post(f"/m/{mid}/deal/2", data=as_form(D2_TYPO, page_a)))
     error = re.search(r'id="error"[^>]*>([^<]*)<', again).group(1)
     assert "Hearts add up to 12" in error and "could not stand" not in error
+    assert "Edit deal 1" in again and f'action="/m/{mid}/deal/1"' in again  # its number now
     r = a.post(f"/m/{mid}/deal/2", data=as_form(D2_OTHER, again))
     assert r.status_code == 302
     assert deals(a, mid) == [D2_OTHER, D3]

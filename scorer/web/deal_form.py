@@ -105,6 +105,8 @@ def deal_entry(
     the deal after it, nor the deal that took an edited deal's place."""
     if posted is not None:
         (rules, plan), entry = posted, None
+        if number is not None and plan is not None:
+            number = plan.number  # an edited deal by its number now (an earlier one gone)
     else:
         rules, plan, entry = deal_plan(stored, number, standings)
     if plan is None:
