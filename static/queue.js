@@ -253,10 +253,13 @@
     var q = queue();
     var held = []; // the entries held on the phone: those after them wait for the table
     var item = null;
-    for (var i = 0; i < q.length; i++) {
-      if (q[i].held) { held.push(q[i]); continue; }
-      if (!skip[q[i].home] && !held.some(function (h) { return before(h, q[i]); })) { item = q[i]; break; }
-    }
+    q.forEach(function (e) { if (e.held) held.push(e); });
+    q.forEach(function (e) {
+      if (e.held || skip[e.home] || held.some(function (h) { return before(h, e); })) return;
+      // of a match, the lowest-numbered first (one typed in a freed place is queued last)
+      if (!item) item = e;
+      else if (e.home === item.home && e.number && item.number && e.number < item.number) item = e;
+    });
     if (!item) return;
     flushing = true;
     send(item, false).then(function (answer) {
@@ -364,6 +367,7 @@
   function openAside() {
     var csrf = aside.form.querySelector("input[name=csrf_token]"); // this page's, fresh
     var fields = aside.draft.fields.filter(function (pair) { return pair[0] !== "csrf_token"; });
+    write(DRAFT + path(aside.form.action), null); // the page the server draws holds it
     post(aside.form.action, csrf ? fields.concat([["csrf_token", csrf.value]]) : fields);
   }
 
@@ -634,6 +638,7 @@
     form.addEventListener("submit", function (event) {
       if (event.defaultPrevented) return; // a second tap (scorer.js's guard hears it first)
       var by = event.submitter;
+      if (by && by.name && form.classList.contains("other")) { event.preventDefault(); release(form); return; }
       if (by && (by.name || by.hasAttribute("formaction"))) {
         // a step of the form (an auction call, the trick-by-trick check): sent the
         // ordinary way, and the page the server draws from it holds the entry

@@ -431,6 +431,35 @@ def test_a_deal_after_one_thrown_away_says_what_it_waits_for_and_can_take_its_pl
     assert page.evaluate("localStorage.getItem('scorer.queue')") == "[]"
 
 
+def test_a_deal_typed_again_in_the_place_of_one_thrown_away_goes_first(page, live_server):
+    """Offline, deal 1 typed with 14 hearts and deal 2 after it. Back online deal 1 is
+    held; offline again, it is thrown away, and the form offers deal 1: typed there
+    and saved, it waits behind deal 2 in the phone's queue, and is sent first (deal 2
+    waited for it, and it for deal 2, for good)."""
+    sheet = start(page, live_server)
+    cut_network(page)
+    fill_deal(page, [4, 6, 4], 0, 1, 1)  # 14 hearts: the rules say no
+    page.get_by_role("button", name="Save deal 1").tap()
+    fill_deal(page, [0, 5, 8], 2, 2, 0)
+    page.get_by_role("button", name="Save deal 2").tap()
+    restore_network(page)
+    note = page.locator("#queue-note")
+    expect(note).to_contain_text("Deal 1: not saved — Hearts add up to 14", timeout=20000)
+    cut_network(page)
+    page.once("dialog", lambda d: d.accept())
+    note.get_by_role("button", name="Throw it away").first.tap()
+    expect(page.get_by_role("button", name="Save deal 1")).to_be_visible()
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.get_by_role("button", name="Save deal 3")).to_be_visible()
+    restore_network(page)
+    expect(note).to_have_text(re.compile("Deal 1 saved.*Deal 2 saved"), timeout=20000)
+    assert stored_deals(live_server, sheet) == [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
+    ]
+
+
 def test_offline_the_form_stops_at_the_last_deal_of_a_match_played_to_a_number(page, live_server):
     """Black Maria to 3 deals, 2 stored. Offline, deal 3 is saved on the sheet's form:
     the sheet then says the match is over rather than offering deal 4 (a deal typed
@@ -561,4 +590,8 @@ def test_a_draft_of_an_earlier_deal_that_asked_other_questions_is_offered_to_ope
         expect(page.locator("main")).to_contain_text(
             "Deal 3 was already entered on another phone, and yours differs"
         )
+        page.goto(sheet)  # opened, it is no longer a draft set aside on the deal forms
+        enter(page)
+        expect(page.locator("h1")).to_contain_text("Deal 4")
+        expect(page.locator("#queue-note")).not_to_contain_text("typed here before")
     assert len(stored_deals(live_server, sheet)) == 3  # nothing stored from it

@@ -161,18 +161,18 @@ def test_a_choice_made_on_a_page_drawn_before_another_phone_changed_the_deal_wai
     url = r.location
     assert "/choice/" in url
     choice = text(b.get(url))
-    version = field_named(choice, "version")
+    seen = field_named(choice, "seen")
     key = re.search(r'name="key" value="([^"]*)"', choice).group(1)
     fixed = {**D2, "taken_by": {"QS": 2, "KS": 1, "AS": 0}}  # A's correction: K♠ to Bartek
     page = text(a.get(f"/m/{mid}/deal/2"))
     assert a.post(f"/m/{mid}/deal/2", data=as_form(fixed, page)).status_code == 302
-    sent = {"action": "replace", "key": key, "version": version}
+    sent = {"action": "replace", "key": key, "seen": seen}
     r = b.post(url, data=sent, follow_redirects=True)
-    assert "Not changed: the deals changed on another phone meanwhile." in text(r)
+    assert "Not changed: deal 2 was changed on another phone meanwhile." in text(r)
     assert deals(a, mid) == [D1, fixed]
     again = text(r)
-    assert field_named(again, "version") != version  # drawn as the match stands now
-    sent = {"action": "replace", "key": key + "2", "version": field_named(again, "version")}
+    assert field_named(again, "seen") != seen  # drawn as the deal stands now
+    sent = {"action": "replace", "key": key + "2", "seen": field_named(again, "seen")}
     assert b.post(url, data=sent).status_code == 302
     assert deals(a, mid) == [D1, D2_OTHER]  # chosen again, knowingly
 
@@ -184,3 +184,34 @@ def save_next(client, mid, entry) -> None:
 
 def field_named(page: str, name: str) -> str:
     return re.search(rf'name="{name}" value="([^"]*)"', page).group(1)
+
+
+def test_a_choice_stands_when_only_other_deals_changed_meanwhile(app, phones):
+    """B's choice on deal 1 is open while deal 2 is saved (B's own queue sends it
+    from that very page, offline deals caught up): the choice is made at once (it
+    was refused once, the match's version having moved)."""
+    a, b, mid = two_scorers(app, phones)
+    early = text(b.get(f"/m/{mid}/deal"))
+    save_next(a, mid, D1)
+    url = b.post(f"/m/{mid}/deal", data=as_form(D2_OTHER, early)).location
+    choice = text(b.get(url))
+    save_next(a, mid, D2)
+    key = re.search(r'name="key" value="([^"]*)"', choice).group(1)
+    sent = {"action": "keep", "key": key, "seen": field_named(choice, "seen")}
+    r = b.post(url, data=sent, follow_redirects=True)
+    assert "Deal 1 stays as stored; the other entry is in the history." in text(r)
+    assert deals(a, mid) == [D1, D2]
+    assert not re.search(r"choose which stands", text(b.get(f"/m/{mid}")))
+
+
+def test_an_auction_call_for_a_deal_after_the_next_draws_the_next_deal_s_form(client):
+    """Variety, one deal in: a form a phone numbered 3 (its deal 2 held on the phone)
+    posts a call. The server knows deal 2's auction only: the form came back with
+    deal 2's calling order under deal 3's number, and its attackers were stored
+    under deal 3's dealer. Now it is deal 2's form, numbered 2, and says so."""
+    mid = one_auction_in(client)
+    page = text(client.get(f"/m/{mid}/deal"))
+    form = {"expect": field(page, "expect"), "number": "3", "key": field(page, "key")}
+    again = text(client.post(f"/m/{mid}/deal", data={**form, "bids": "", "call": "5"}))
+    assert field(again, "number") == "2" and "Save deal 2" in again
+    assert "Deal 2 is not entered yet: it comes first" in again

@@ -186,12 +186,14 @@ def conflict(db: Database, stored: Stored, conflict_id: int) -> dict | None:
 CHOICES = ("keep", "replace", "next")
 
 
-def _chosen_as_shown(stored: Stored, version: int | None) -> None:
-    """A choice made on a page drawn at match ``version`` (None: not known) stands
-    only while the match is as that page showed it: a deal changed on another phone
-    meanwhile would be replaced, or kept, unseen. Stale otherwise: shown again."""
-    if version is not None and version != stored.version:
-        raise Stale(stored.match.words("deals_changed"))
+def _chosen_as_shown(stored: Stored, found: dict, seen: str | None) -> None:
+    """A choice made on a page that showed the stored deal at ``seen`` (its
+    ``Stored.deal_mark``; None: not known) stands only while that deal is as shown:
+    changed on another phone meanwhile, it would be replaced, or kept, unseen.
+    Stale otherwise (the page shows it again). Other deals' writes do not matter."""
+    number = found["number"]
+    if seen is not None and parse_mark(seen) != (found["deal_id"], stored.revs[number - 1]):
+        raise Stale(stored.match.words("changed_meanwhile", n=number), number)
 
 
 def choose(
@@ -201,12 +203,12 @@ def choose(
     choice: str,
     *,
     key: str | None = None,
-    version: int | None = None,
+    seen: str | None = None,
 ) -> Change:
     """A scorer's choice on a conflict: ``keep`` the stored deal (the other entry
     stays in the history), ``replace`` it with the other entry, or store that
     entry as the ``next`` deal (only while the deal it met is the last one).
-    ``version``: the match's, as the choice page showed it (_chosen_as_shown).
+    ``seen``: the stored deal as the choice page showed it (_chosen_as_shown).
 
     Raises NotFound, Stale (already chosen, or the deals moved on), KeyReused,
     DealError (the entry cannot stand there)."""
@@ -222,7 +224,7 @@ def choose(
         number = found["number"]
         if number is None:
             raise Stale(stored.match.words("choice_gone"))
-        _chosen_as_shown(stored, version)
+        _chosen_as_shown(stored, found, seen)
         if choice == "replace":
             change = _edit(db, stored, {number: found["entry"]})
         elif choice == "next":
@@ -252,7 +254,7 @@ def choose_together(
     conflict_ids: list[int],
     *,
     key: str | None = None,
-    version: int | None = None,
+    seen: list[str] | None = None,
 ) -> Change:
     """Replace several deals at once, each with the other entry of its conflict:
     the table's choice where one replace alone cannot stand (putting one wrong
@@ -272,7 +274,8 @@ def choose_together(
         numbers = [f["number"] for f in found]
         if len(set(numbers)) != len(numbers):
             raise Stale(stored.match.words("one_deal_twice"))
-        _chosen_as_shown(stored, version)
+        for f, mark in zip(found, seen or [None] * len(found), strict=False):
+            _chosen_as_shown(stored, f, mark)
         change = _edit(db, stored, {f["number"]: f["entry"] for f in found})
         db.conn.executemany(
             "update conflicts set closed = ? where id = ?",

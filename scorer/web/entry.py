@@ -185,7 +185,11 @@ def deal_page(stored: store.Stored, number: int | None):
         return redirect(url_for("sheet.sheet", match_id=stored.pub))
     names = stored.match.players
     error = None
-    posted = (rules, plan)  # drawn again for the deal it was for (deal_form.deal_entry)
+    # drawn again for the deal it was for (deal_form.deal_entry), where the plan is that
+    # deal's: not one after the next (its questions follow the deals before it), nor
+    # one an earlier deal's delete has moved (the store takes it as the deal it is now)
+    same_deal = number is not None or plan is None or plan.number == posted_deal(mark, deal)
+    posted = (rules, plan) if same_deal else None
     try:
         fields, form = settle(rules, plan, names, formdata)
         if any(k in formdata for k in STEPS):
@@ -199,6 +203,8 @@ def deal_page(stored: store.Stored, number: int | None):
                     rules.check(entry_from_form(fields, names, form), plan)
             except EntryError as e:
                 error, formdata = e.message, before
+            if posted is None and error is None:  # drawn as the next deal's, which it is now
+                error = sentence(stored.match.words("not_yet", n=plan.number))
             return render_deal(
                 stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
             )
@@ -356,9 +362,9 @@ def choice(match_id: str, conflict: int):
         "number": number,
         "confirm": ConfirmForm(),
         "key": new_key(),
-        "version": stored.version,  # the choice stands only on the match as shown
     }
     if found["closed"] is None and number is not None:
+        context["seen"] = stored.deal_mark(number)  # the choice stands on the deal as shown
         standings = store.standings(db(), stored)
         plan = standings.rows[number - 1].plan
         names = stored.match.players
@@ -401,6 +407,7 @@ def together(stored: store.Stored, found: dict) -> dict | None:
     listed = format_list([str(c["number"]) for c in chosen], locale=str(get_locale()))
     return {
         "ids": ",".join(str(c["id"]) for c in chosen),
+        "seen": ",".join(stored.deal_mark(c["number"]) for c in chosen),
         "words": stored.match.words("replace_deals", numbers=listed),
     }
 
@@ -417,12 +424,13 @@ def choose(match_id: str, conflict: int):
     if action not in (*store.CHOICES, "together") or (action == "together" and None in ids):
         abort(400)
     key = request.form.get("key") or None
-    shown = whole_number(request.form.get("version") or "", 18)
+    seen = request.form.get("seen") or None
     try:
         if action == "together":
-            change = store.choose_together(db(), stored.id, ids, key=key, version=shown)
+            marks = seen.split(",") if seen else None
+            change = store.choose_together(db(), stored.id, ids, key=key, seen=marks)
         else:
-            change = store.choose(db(), stored.id, conflict, action, key=key, version=shown)
+            change = store.choose(db(), stored.id, conflict, action, key=key, seen=seen)
     except DealError as e:
         flash(_("Not saved: %(why)s", why=e.message))
         return redirect(url_for(".choice", match_id=stored.pub, conflict=conflict))
