@@ -638,7 +638,6 @@
     form.addEventListener("submit", function (event) {
       if (event.defaultPrevented) return; // a second tap (scorer.js's guard hears it first)
       var by = event.submitter;
-      if (by && by.name && form.classList.contains("other")) { event.preventDefault(); release(form); return; }
       if (by && (by.name || by.hasAttribute("formaction"))) {
         // a step of the form (an auction call, the trick-by-trick check): sent the
         // ordinary way, and the page the server draws from it holds the entry
