@@ -285,8 +285,9 @@ def one_auction_in(client) -> str:
 def test_a_choice_between_an_auction_and_its_type_and_attackers_lines_up_each_question(client):
     """Deal 1 stored by its calls (Bartek 2, Celina 3, Darek 6, Ala 2: Ala repeats
     Bartek's type 2, so Bartek and Ala attack), entered again as type 2 with Bartek
-    and Ala: each side's questions on lines of their own (the other side's tricks,
-    7, stood beside the stored "The attackers' tricks" as 2, its type)."""
+    and Ala: a line for each question either side asks, each side's answer to it
+    (the other side's tricks, 7, stood beside the stored "The attackers' tricks"
+    as 2, its type; the auction's type and attackers were not shown)."""
     mid = one_auction_in(client)
     other = {"contract": 2, "attackers": [1, 0], "tricks": 7}
     r = client.post(f"/api/matches/{mid}/deals?deal=1", json=other)
@@ -299,3 +300,7 @@ def test_a_choice_between_an_auction_and_its_type_and_attackers_lines_up_each_qu
     }
     assert rows["The auction"] == ["2,3,6,2", "—"]
     assert rows["The attackers&#39; tricks"] == ["7", "7"]
+    # the auction's own type and attackers beside those typed: the same
+    assert rows["Auction not tracked? The type played"] == ["2", "2"]
+    attackers = [v for k, v in rows.items() if k.startswith("The attackers: who named it")]
+    assert attackers == [["Bartek", "Bartek"], ["Ala", "Ala"]]

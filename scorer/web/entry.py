@@ -271,10 +271,10 @@ def edit_deal(match_id: str, number: int):
 # --- two entries of one deal ----------------------------------------------------------
 
 
-def cells(rules, plan, names: list[str], entry: dict) -> list[tuple[str, str]]:
-    """An entry as the form asks it, one (question, answer) a line, in table words:
-    "Hearts taken · Ala" 4, "Who took Q♠?" Bartek."""
-    fields = rules.entry_fields(plan, entry)
+def cells(rules, plan, names: list[str], entry: dict, fields=None) -> list[tuple[str, str]]:
+    """An entry as the form asks it (or as ``fields`` ask it), one (question,
+    answer) a line, in table words: "Hearts taken · Ala" 4, "Who took Q♠?" Bartek."""
+    fields = fields if fields is not None else rules.entry_fields(plan, entry)
     data = form_data_from_entry(fields, len(names), entry)
     out = []
     for f in fields:
@@ -314,13 +314,12 @@ def compared(rules, plan, names: list[str], stored: dict, other: dict) -> list[d
     """The two entries line by line, each line saying whether they differ there,
     then each player's points. Entered in two ways (a Variety auction call by call,
     and its type and attackers alone), each asks its own questions: a line for
-    each question either asks, "—" where the other does not."""
-    mine, theirs = cells(rules, plan, names, stored), cells(rules, plan, names, other)
-    a, b = dict(mine), dict(theirs)
-    asked = [label for label, _v in mine] + [label for label, _v in theirs if label not in a]
-    lines = [
-        {"label": label, "stored": a.get(label, "—"), "other": b.get(label, "—")} for label in asked
-    ]
+    each question either asks, each entry's answer to it ("—": none)."""
+    asked = rules.entry_fields(plan, stored)
+    ids = {field_id(f) for f in asked}
+    asked += [f for f in rules.entry_fields(plan, other) if field_id(f) not in ids]
+    mine, theirs = cells(rules, plan, names, stored, asked), cells(rules, plan, names, other, asked)
+    lines = [{"label": label, "stored": a, "other": b} for (label, a), (_l, b) in zip(mine, theirs)]
     for line in lines:
         line["differs"] = line["stored"] != line["other"]
     points = [rules.score(entry, plan).points for entry in (stored, other)]
