@@ -649,7 +649,7 @@
       event.preventDefault();
       var item = itemOf(form);
       keepDraft(form); // this entry, until the server has it
-      // behind an entry of the same match that waits, it waits too: they go in order
+      // behind an entry of the same match that comes before it, it waits too: in order
       var behind = queue().some(function (q) { return q.key !== item.key && before(q, item); });
       var sending = behind ? Promise.resolve({ outcome: "waiting" }) : send(item, true);
       sending.then(function (answer) {

@@ -508,6 +508,9 @@ def test_the_sheet_s_undo_tapped_after_another_phone_saved_takes_nothing_back(ap
     history = text(a.get(r.location))
     assert "Not undone: the deals changed on another phone meanwhile." in history
     assert len(re.findall(r'action="/m/[^"]+/undo/\d+"', history)) == 3
+    # an Undo of no change of this match is said as such, not as a change elsewhere
+    r = a.post(f"/m/{mid}/undo/999999", follow_redirects=True)
+    assert "Not undone: there is no change to undo there." in text(r)
 
 
 def test_a_deal_entered_again_the_same_leaves_the_undo_on_the_sheet(app, phones):

@@ -48,11 +48,11 @@ def undo(
     with _write(db, match_id, key, digest, None) as (stored, out):
         if stored is None:
             return out[0]
-        if latest and change(db, stored.id, event_id, latest=True) is None:
-            raise Stale(stored.match.words("deals_changed"))
         rows = list(
             db.query("select * from events where id = ? and match_id = ?", [event_id, stored.id])
         )
+        if latest and rows and change(db, stored.id, event_id, latest=True) is None:
+            raise Stale(stored.match.words("deals_changed"))
         if rows and rows[0]["kind"] == "setup":
             now_setup = {"players": stored.match.players, "options": stored.match.options}
             if now_setup != json.loads(rows[0]["entry"]):
