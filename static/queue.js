@@ -183,8 +183,13 @@
     });
   }
 
-  function saved(item) {
+  // An entry the server has: its key never sent again, and the deals its answer names
+  // remembered (static/scorer.js) for a page kept from before, opened offline before
+  // the live sheet has redrawn.
+  function saved(item, answer) {
     write(SENT, read(SENT, []).concat([item.key]).slice(-50));
+    var seen = { home: path(item.home), mark: answer.mark, version: answer.version };
+    document.dispatchEvent(new CustomEvent("scorer:seen", { detail: seen }));
   }
 
   // The draft of a form address goes once the server has its entry; a draft typed
@@ -279,7 +284,7 @@
         return;
       }
       unqueue(item.key);
-      saved(item);
+      saved(item, answer);
       forgetDraft(item);
       if (answer.message) told.push(answer.message);
       notes();
@@ -353,7 +358,7 @@
         return;
       }
       unqueue(q.key);
-      saved(q);
+      saved(q, answer);
       forgetDraft(q);
       if (answer.message) told.push(answer.message);
       notes();
@@ -657,7 +662,7 @@
         if (outcome === "saved" || outcome === "same" || (outcome === "conflict" && answer.go)) {
           unqueue(item.key); // held here before, opened and saved: it waits no more
           forgetDraft(item);
-          saved(item);
+          saved(item, answer);
           if (outcome === "conflict") goTo(answer.go); else location.assign(item.home);
           return;
         }

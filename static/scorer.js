@@ -51,21 +51,28 @@
   // The newest next deal this phone has shown of each match (by its sheet's address): its
   // page's mark (the deals then, the last one's id) and the match's version. A deal page
   // kept from before and opened without the network is numbered from it (static/queue.js).
+  // static/queue.js tells the deals a queued entry's answer names ("scorer:seen").
   function remember() {
     var el = document.querySelector("[data-deal][data-mark][data-version]");
     if (!el) return;
     var home = new URL(el.getAttribute("data-queue") || location.pathname, location.href).pathname;
-    var version = parseInt(el.getAttribute("data-version"), 10);
+    keep(home, el.getAttribute("data-mark"), parseInt(el.getAttribute("data-version"), 10));
+  }
+  function keep(home, mark, version) {
     try {
       var all = JSON.parse(localStorage.getItem("scorer.seen")) || {};
       if (all[home] && all[home].version >= version) return;
-      all[home] = { mark: el.getAttribute("data-mark"), version: version, at: Date.now() };
+      all[home] = { mark: mark, version: version, at: Date.now() };
       Object.keys(all).sort(function (a, b) { return all[b].at - all[a].at; }).slice(30)
         .forEach(function (h) { delete all[h]; }); // the last 30 matches
       localStorage.setItem("scorer.seen", JSON.stringify(all));
     } catch (e) { /* private mode, full: nothing remembered */ }
   }
 
+  document.addEventListener("scorer:seen", function (event) {
+    var d = event.detail;
+    if (d && d.mark && d.version) keep(d.home, String(d.mark), parseInt(d.version, 10));
+  });
   window.addEventListener("storage", formScripts); // another tab queued an entry
   window.addEventListener("pageshow", function (event) { if (event.persisted) formScripts(); });
 

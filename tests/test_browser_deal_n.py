@@ -370,3 +370,33 @@ def test_a_deal_refused_when_it_arrives_stays_on_the_phone_until_put_right(page,
         deal([4, 6, 3], 0, 1, 1),
         deal([0, 5, 8], 2, 2, 0),
     ]
+
+
+def test_a_kept_deal_page_opened_offline_before_the_sheet_redraws_follows_the_deals_sent(
+    browser, browser_context_args, live_server
+):
+    """B sends deals 13 and 14 once the network is back, and loses it again before its
+    live sheet has drawn them (its questions go unanswered here). The deal page B
+    kept from before deal 13 is for deal 15 (the answers to B's own sends said which
+    deals the match has now), not deal 13 again: the table's deal 15 typed there
+    would have met deal 13 as a choice."""
+    a, b, sheet, _key = table(browser, browser_context_args, live_server)
+    cut_network(b)
+    for number, entry in ((13, D13), (14, D14)):
+        offline_entry(b, entry, number)
+    # the live sheet hears nothing: what B knows of the match comes from its own sends
+    b.context.route(re.compile(r".*[?&]part=live.*"), lambda route: route.abort())
+    restore_network(b)
+    expect(b.locator("#queue-note")).to_contain_text("Deal 14 saved.", timeout=20000)
+    assert stored_deals(live_server, sheet) == BEFORE + [D13, D14]
+    cut_network(b)
+    enter(b)
+    expect(b.locator("h1")).to_have_text("Deal 15")
+    fill_deal(b, D15["hearts"], *(D15["taken_by"][c] for c in ("QS", "KS", "AS")))
+    go(b, b.get_by_role("button", name="Save deal 15"))
+    b.context.unroute(re.compile(r".*[?&]part=live.*"))
+    restore_network(b)
+    expect(b.locator("#queue-note")).to_contain_text("Deal 15 saved.", timeout=20000)
+    assert stored_deals(live_server, sheet) == BEFORE + [D13, D14, D15]
+    for page in (a, b):
+        page.context.close()

@@ -224,7 +224,17 @@ def deal_page(stored: store.Stored, number: int | None):
         if queued():
             go = landing(stored.pub, change) if change.kind == "conflict" else None
             outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
-            return told(outcome, said(change, stored.match), number=change.number, go=go)
+            # the deals as they are now: a page the phone kept from before is numbered
+            # from them, even if it is opened without the network before its sheet redraws
+            now = store.get(db(), stored.pub)
+            return told(
+                outcome,
+                said(change, stored.match),
+                number=change.number,
+                go=go,
+                mark=now.next_mark(),
+                version=now.version,
+            )
         return redirect(landing(stored.pub, change))
     except EntryError as e:
         error = e.message
