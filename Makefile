@@ -11,7 +11,7 @@ TRANSLATIONS := scorer/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run table dev test stress format chromium caddy test-tools wrk setup bench soak clean \
+.PHONY: run table links dev test stress format chromium caddy test-tools wrk setup bench soak clean \
 	screenshots catalogs icons
 
 setup: $(STAMP) instance build $(COMPILED)
@@ -69,6 +69,12 @@ run: setup
 # SCORER_DOMAIN=scorer.example, an ordinary certificate for a host with that name.
 table: setup caddy
 	$(BIN)/python -m scorer.table --port $(PORT)
+
+# Each match not finished, its score link at the address the phones open now and its QR
+# code: for the evening the table's address changed (a phone keeps its matches, and its
+# right to score them, with the address it opened them at). BASE=https://… to say it.
+links: setup
+	$(BIN)/flask --app scorer links $(if $(BASE),--base $(BASE))
 
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)

@@ -154,6 +154,10 @@ def create_app(test_config: dict | None = None) -> Flask:
     Talisman(
         app,
         force_https=False,
+        # Under `make table`'s own authority a phone trusts it from a plain-HTTP page
+        # on the same name (scorer/table.py); HSTS, which ignores ports, would send
+        # that page to HTTPS for a year, where the phone cannot trust anything yet.
+        strict_transport_security=not app.config["TRUST_URL"],
         session_cookie_secure=False,
         content_security_policy=CSP,
         frame_options="DENY",

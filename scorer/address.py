@@ -12,16 +12,23 @@ to reach a private address."""
 
 from __future__ import annotations
 
+import hashlib
+import io
 import ipaddress
 import os
 import socket
+import ssl
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 from urllib.parse import urlsplit
 
 import segno
 
+# The ports `make table` serves (scorer/table.py): Scorer over HTTPS, the trust page
+# over plain HTTP, and gunicorn behind them on 127.0.0.1.
+HTTPS_PORT, HTTP_PORT, APP_PORT = 8443, 8000, 5000
 # Private addresses no packet is sent to: only the route to each is looked up.
 PROBES = ("10.254.254.254", "192.168.254.254", "172.31.254.254")
 EVERYWHERE = ("0.0.0.0", "::", "")
@@ -121,8 +128,57 @@ def banner(environ: dict | None = None, out: TextIO | None = None) -> str:
     scan = address
     if trust:
         print(f"A phone's first time: {trust} (trust this table's certificate once)", file=out)
+        pem = read_certificate(env.get("SCORER_CA_CERT"))
+        if pem:
+            name = certificate_name(pem) or "?"
+            print(f"  the certificate: “{name}”, SHA-256 {fingerprint(pem)}", file=out)
         scan = trust
     print(f"Scan it with a phone's camera ({scan}):", file=out)
-    segno.make(scan, error="m").terminal(out=out, compact=True)
+    terminal_qr(scan, out)
     out.flush()
     return address
+
+
+def terminal_qr(text: str, out: TextIO) -> None:
+    """``text``'s QR code in half blocks (segno), its light modules drawn as blocks;
+    on a terminal, white on black whatever the terminal's own colours (drawn in
+    the terminal's, a light theme turns it inside out, and cameras miss it)."""
+    drawn = io.StringIO()
+    segno.make(text, error="m").terminal(out=drawn, compact=True)
+    colour = out.isatty() if hasattr(out, "isatty") else False
+    for line in drawn.getvalue().splitlines():
+        print(f"\x1b[97;40m{line}\x1b[0m" if colour else line, file=out)
+
+
+# --- the certificate of `make table`'s own authority -------------------------------------
+
+
+def read_certificate(path: str | None) -> str | None:
+    """The PEM text at ``path``, or None (no path; Caddy has not made it yet)."""
+    try:
+        return Path(path).read_text(encoding="ascii") if path else None
+    except (OSError, ValueError):
+        return None
+
+
+def fingerprint(pem: str) -> str:
+    """The certificate's SHA-256 fingerprint as phones show it: hex pairs, spaced."""
+    digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem)).hexdigest().upper()
+    return " ".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+
+COMMON_NAME = bytes([0x06, 0x03, 0x55, 0x04, 0x03])  # the OID 2.5.4.3, in DER
+
+
+def certificate_name(pem: str) -> str | None:
+    """The name a phone lists the certificate by (its common name: the issuer's,
+    which comes first and is the subject's own in a root), or None."""
+    der = ssl.PEM_cert_to_DER_cert(pem)
+    at = der.find(COMMON_NAME) + len(COMMON_NAME)
+    if at < len(COMMON_NAME) or at + 2 > len(der) or der[at + 1] >= 0x80:
+        return None
+    value = der[at + 2 : at + 2 + der[at + 1]]
+    try:
+        return value.decode("utf-8") or None
+    except UnicodeDecodeError:
+        return None

@@ -6,19 +6,21 @@ phone's ratings rated afresh from them)."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import click
-from flask import current_app
+from flask import current_app, url_for
 from flask.cli import with_appcontext
 from flask_babel import force_locale
 
+from . import address, store
 from . import backup as backups
-from . import store
 from .i18n import _, cli_locale, ngettext
 from .record import RecordError, load, read_json
 from .store import ratings as kept_ratings
+from .web.lookup import title
 
 
 def replay_text(text: str) -> dict:
@@ -34,6 +36,7 @@ def register_cli(app) -> None:
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
     app.cli.add_command(rebuild_command)
+    app.cli.add_command(links_command)
 
 
 @click.command("replay")
@@ -154,3 +157,51 @@ def rebuild_command():
             )
         )
     sys.exit(1 if differed or rated_differed else 0)
+
+
+LINKS = 10  # the latest matches not finished that `links` gives, without --all
+
+
+@click.command("links")
+@click.option(
+    "--base",
+    help="The address the phones open (default: SCORER_PUBLIC_URL, else "
+    "what `make table` serves: https://<this machine's address>:8443).",
+)
+@click.option("--all", "everything", is_flag=True, help="Every match, finished ones too.")
+@with_appcontext
+def links_command(base, everything):
+    """The score link of each match not finished (the latest changed first, 10 at
+    most), with its QR code: a phone that opens it scores the match from then on.
+    For the evening the table's address changed: a phone keeps its matches, and its
+    right to score them, with the address it opened them at."""
+    base = (base or os.environ.get("SCORER_PUBLIC_URL", "")).strip().rstrip("/")
+    if not base:
+        lan = address.lan_address()
+        base = address.host_in_url(lan, address.HTTPS_PORT, "https") if lan else ""
+    if not base.startswith(("http://", "https://")):
+        click.echo(_("no address the phones open: give it, --base https://…"), err=True)
+        sys.exit(1)
+    with force_locale(cli_locale()):
+        db = store.connect(current_app.config["DATABASE"])
+        try:
+            given = 0
+            for (pub,) in db.execute(
+                "select pub from matches where deleted is null and game != '' "
+                "order by updated desc, id desc"
+            ):
+                if not everything and given == LINKS:
+                    break
+                stored = store.get(db, pub)
+                if not everything and store.standings(db, stored).finished:
+                    continue
+                given += 1
+                with current_app.test_request_context(base_url=base):
+                    link = url_for(
+                        "sharing.score_link", match_id=pub, key=stored.edit_key, _external=True
+                    )
+                deals = ngettext("%(num)s deal", "%(num)s deals", len(stored.deal_ids))
+                click.echo(f"{title(stored.match)} · {deals}\n{link}")
+                address.terminal_qr(link, sys.stdout)
+        finally:
+            db.close()

@@ -21,6 +21,7 @@ together: Ctrl-C, SIGTERM, or either one ending."""
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import shutil
 import signal
@@ -31,9 +32,7 @@ import time
 from pathlib import Path
 
 from . import ROOT
-from .address import host_in_url, lan_address
-
-HTTPS_PORT, HTTP_PORT, APP_PORT = 8443, 8000, 5000
+from .address import APP_PORT, HTTP_PORT, HTTPS_PORT, host_in_url, lan_address
 
 TABLE = """\
 {{
@@ -52,7 +51,7 @@ TABLE = """\
 
 # the plain-HTTP port: the page a phone trusts this table's certificate from, only
 {http} {{
-{bind}	@trust path /trust /trust/* /static/*
+{bind}	@trust path /trust /trust/* /static/* /lang/*
 	handle @trust {{
 		reverse_proxy 127.0.0.1:{app_port}
 	}}
@@ -115,6 +114,23 @@ def wait_for(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: f
     raise SystemExit(f"scorer: Caddy did not start; its log: {log}")
 
 
+def taken(ports: list[tuple[str, int]]) -> tuple[str, int] | None:
+    """The first (address, port) something listens on already (another `make table`,
+    say), or None. Asked before starting: a second Caddy may share a port with the
+    first (the kernel then splits the phones between two authorities), and a
+    server that answers there is not the one started."""
+    for host, port in ports:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        with socket.socket(family, socket.SOCK_STREAM) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # not a closing one
+            try:
+                s.bind((host, port))
+            except OSError as e:
+                if e.errno == errno.EADDRINUSE:  # not a port below 1024 kept for root
+                    return host, port
+    return None
+
+
 def stop(proc: subprocess.Popen, how: int = signal.SIGTERM) -> None:
     if proc.poll() is None:
         proc.send_signal(how)
@@ -163,6 +179,16 @@ def main(argv: list[str] | None = None) -> int:
         env["SCORER_TRUST_URL"] = host_in_url(host, args.http_port, "http") + "/trust"
         env["SCORER_CA_CERT"] = str(caddy_root(folder))
         ready = args.https_port
+    outside = args.bind or "0.0.0.0"  # Caddy's, on every address unless told
+    ports = [(outside, ready), (outside, 80 if args.domain else args.http_port)]
+    busy = taken(ports + [("127.0.0.1", args.port)])
+    if busy:
+        print(
+            f"scorer: port {busy[1]} is in use already (is `make table` running? "
+            "Stop it first, or choose other ports: --port, --https-port, --http-port)",
+            file=sys.stderr,
+        )
+        return 1
     (folder / "Caddyfile").write_text(config)
     log = folder / "caddy.log"
     proxy = subprocess.Popen(

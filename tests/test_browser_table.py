@@ -236,11 +236,16 @@ def trusting(playwright, browser_type_launch_args, browser_context_args, table, 
     assert pem == table.root.read_text()
     digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(pem)).hexdigest().upper()
     shown = page.get_by_text("Its SHA-256 fingerprint").inner_text()
-    assert shown.split(": ", 1)[1].replace(":", "") == digest
+    assert shown.split(": ", 1)[1].replace(" ", "") == digest
     assert (
         page.get_by_role("link", name="Open Scorer", exact=True).get_attribute("href")
         == table.public
     )
+    # the page in the phone's language: its links pass on the plain-HTTP port
+    go(page, page.get_by_role("link", name="Polski"))
+    expect(page.locator("h1")).to_have_text("Zaufaj certyfikatowi tego stołu")
+    assert page.url == table.trust
+    go(page, page.get_by_role("link", name="English"))
     stranger.close()
     (folder / "ca.crt").write_text(pem)
     subprocess.run(
@@ -289,8 +294,11 @@ def test_a_phone_scans_the_share_page_and_scores_offline_proof_over_https(
         "the address the phones at the table open."
     )
     shot(laptop, "share-phone.png")
-    watch = decoded(laptop.locator("img.qr").nth(0), tmp_path / "watch.png")
-    score = decoded(laptop.locator("img.qr").nth(1), tmp_path / "score.png")
+    watch = decoded(laptop.locator("#watch img.qr"), tmp_path / "watch.png")
+    score = decoded(laptop.locator("#score img.qr"), tmp_path / "score.png")
+    # a phone new to the table scans the trust page's code first (its links would fail)
+    laptop.get_by_text("A phone new to this table: this code first").tap()
+    assert decoded(laptop.locator("#trust img.qr"), tmp_path / "trust.png") == table.trust
     assert watch == f"{table.public}m/{match_id}"
     assert score.startswith(f"{table.public}m/{match_id}/score?key=")
     assert not address.is_loopback(urlsplit(score).hostname)
@@ -336,3 +344,19 @@ def test_a_phone_scans_the_share_page_and_scores_offline_proof_over_https(
     assert [int(t) for t in laptop.locator(".totals .points").all_inner_texts()] == [17, 23, 3]
     phone.context.close()
     laptop.context.close()
+
+
+def test_a_phone_that_opened_scorer_over_https_opens_the_trust_page_again(
+    trusting, browser_context_args, table
+):
+    """No HSTS from the table's own authority: it ignores ports, and would send the
+    trust page (plain HTTP, the same name) to HTTPS for a year, where a phone that
+    removed the certificate after an evening could not trust it again."""
+    page = trusting.new_context(**browser_context_args).new_page()
+    answer = page.goto(table.public)
+    assert answer.ok and "strict-transport-security" not in answer.headers
+    answer = page.goto(table.trust)
+    assert answer.ok and page.url == table.trust
+    expect(page.locator("h1")).to_have_text("Trust this table's certificate")
+    expect(page.get_by_text("The phone lists it as")).to_contain_text("Caddy Local Authority")
+    page.context.close()

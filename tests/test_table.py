@@ -7,6 +7,7 @@ text, never connected to."""
 
 from __future__ import annotations
 
+import hashlib
 import html
 import io
 import json
@@ -217,6 +218,157 @@ def test_no_trust_page_without_the_tables_authority(tmp_path):
     assert app.test_client().get("/trust/ca.crt").status_code == 404
     app = make(tmp_path, CA_CERT=str(tmp_path / "not-yet.crt"))  # Caddy not started yet
     assert app.test_client().get("/trust").status_code == 404
+
+
+def self_signed(tmp_path, name: str) -> str:
+    """A root certificate named ``name`` (Debian's openssl), as PEM text."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is missing")
+    key, crt = tmp_path / "ca.key", tmp_path / "ca.crt"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
+        + ["-nodes", "-keyout", str(key), "-out", str(crt), "-days", "1", "-subj", f"/CN={name}"],
+        check=True,
+        capture_output=True,
+    )
+    return crt.read_text()
+
+
+def test_the_trust_page_names_the_certificate_as_the_phone_lists_it(tmp_path):
+    """The name a phone's settings list (its common name) and the fingerprint in
+    spaced pairs, as phones show them (a line breaks between pairs, not inside one);
+    the server's first lines say both, to check the page against."""
+    name = "Caddy Local Authority - 2026 ECC Root"
+    pem = self_signed(tmp_path, name)
+    (tmp_path / "root.crt").write_text(pem)
+    der = ssl.PEM_cert_to_DER_cert(pem)
+    pairs = re.findall("..", hashlib.sha256(der).hexdigest().upper())
+    app = make(
+        tmp_path,
+        CA_CERT=str(tmp_path / "root.crt"),
+        TRUST_URL="http://scorer.test:8000/trust",
+        PUBLIC_URL="https://scorer.test:8443",
+    )
+    page = html.unescape(app.test_client().get("/trust").get_data(as_text=True))
+    assert f"The phone lists it as “{name}”." in page
+    assert f"Its SHA-256 fingerprint: {' '.join(pairs)}" in page
+    out = io.StringIO()
+    env = {
+        "SCORER_PUBLIC_URL": "https://scorer.test:8443",
+        "SCORER_CA_CERT": str(tmp_path / "root.crt"),
+    }
+    address.banner({**env, "SCORER_TRUST_URL": "http://scorer.test:8000/trust"}, out)
+    assert f"  the certificate: “{name}”, SHA-256 {' '.join(pairs)}" in out.getvalue().splitlines()
+    # on the plain-HTTP port the page leads on to Scorer over HTTPS, nowhere else
+    assert re.search(r'<a class="brand" href="https://scorer.test:8443/">', page)
+    assert 'href="/rules/"' not in page
+
+
+def test_the_table_sends_no_hsts_where_a_phone_trusts_it_over_plain_http(tmp_path):
+    """HSTS ignores ports: a phone that had it from https://scorer.test:8443 would
+    open the trust page on http://scorer.test:8000 over HTTPS, and fail, for a year."""
+    hsts = "Strict-Transport-Security"
+    own = make(tmp_path, TRUST_URL="http://scorer.test:8000/trust").test_client()
+    assert hsts not in own.get("/rules/", base_url="https://scorer.test:8443").headers
+    public = make(tmp_path).test_client()  # a real certificate (SCORER_DOMAIN): HSTS as ever
+    assert hsts in public.get("/rules/", base_url="https://scorer.example").headers
+
+
+def test_the_share_page_gives_a_new_phone_the_trust_page_first(tmp_path):
+    app = make(
+        tmp_path, PUBLIC_URL="https://scorer.test:8443", TRUST_URL="http://scorer.test:8000/trust"
+    )
+    _mid, page = share_page(app, "http://127.0.0.1:5000")
+    assert links(page)[0] == "http://scorer.test:8000/trust"
+    assert "A phone new to this table: this code first" in page
+    _mid, page = share_page(make(tmp_path), "http://127.0.0.1:5000")  # not `make table`
+    assert "new to this table" not in page
+
+
+def test_a_second_table_on_ports_in_use_says_so_and_starts_nothing(tmp_path, monkeypatch, capsys):
+    """Another `make table` holds the HTTPS port: before, a second one's Caddy failed
+    (said only in its log) while its start-up check reached the first's port, and
+    ended in a traceback; one holding the plain-HTTP port shared it with the first."""
+    monkeypatch.setenv("SCORER_INSTANCE", str(tmp_path / "instance"))
+    monkeypatch.setattr(table.shutil, "which", lambda _name: "/usr/bin/false")
+    started = []
+    monkeypatch.setattr(table.subprocess, "Popen", lambda *a, **k: started.append(a))
+    for which in ("--https-port", "--http-port", "--port"):
+        with socket.create_server(("127.0.0.1", 0)) as held:
+            busy = held.getsockname()[1]
+            ports = {"--https-port": free_port(), "--http-port": free_port(), "--port": free_port()}
+            ports[which] = busy
+            argv = ["--host", "scorer.test", "--bind", "127.0.0.1"]
+            argv += [str(x) for pair in ports.items() for x in pair]
+            assert table.main(argv) == 1
+        said = capsys.readouterr().err
+        assert f"scorer: port {busy} is in use already (is `make table` running?" in said
+    assert started == []
+    assert not (tmp_path / "instance" / "caddy" / "Caddyfile").exists()
+
+
+def test_the_terminals_qr_code_is_white_on_black_whatever_the_terminals_colours():
+    """Half blocks draw the light modules: in the terminal's own colours a light
+    theme turns the code inside out. On a terminal each line says its colours;
+    in a log, no escape codes."""
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    tty, log = Terminal(), io.StringIO()
+    address.terminal_qr("http://scorer.test:8000/trust", tty)
+    address.terminal_qr("http://scorer.test:8000/trust", log)
+    drawn = tty.getvalue().splitlines()
+    assert len(drawn) > 10 and all(
+        line.startswith("\x1b[97;40m") and line.endswith("\x1b[0m") for line in drawn
+    )
+    assert [
+        line[len("\x1b[97;40m") : -len("\x1b[0m")] for line in drawn
+    ] == log.getvalue().splitlines()
+    assert "\x1b" not in log.getvalue()
+
+
+def test_links_gives_each_match_not_finished_its_score_link_at_the_new_address(
+    tmp_path, monkeypatch
+):
+    """Another evening, another address: a phone keeps its matches and its right to
+    score them with the address it opened them at. `flask links` (make links)
+    gives each match not finished its score link at the address the phones open
+    now, with its QR code; a phone that opens it scores the match there."""
+    app = make(tmp_path)
+    api = app.test_client()
+    bm = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]}
+    deal = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    going = api.post("/api/matches", json={**bm, "deals": [deal]}).get_json()
+    over = api.post(  # three deals of three: over
+        "/api/matches", json={**bm, "options": {"end": "deals", "deals": 3}, "deals": [deal] * 3}
+    ).get_json()
+    assert over["computed"]["finished"] and not going["computed"]["finished"]
+    base = "https://192.168.7.7:8443"
+    said = app.test_cli_runner().invoke(args=["links", "--base", base])
+    assert said.exit_code == 0, said.output
+    link = f"{base}/m/{going['id']}/score?key={going['edit_key']}"
+    lines = said.output.splitlines()
+    assert lines[:2] == ["Black Maria · Ala, Bartek, Celina · 1 deal", link]
+    assert sum("▄" in line for line in lines) > 10  # its QR code
+    assert over["id"] not in said.output
+    every = app.test_cli_runner().invoke(args=["links", "--base", base, "--all"]).output
+    assert f"{base}/m/{over['id']}/score?key={over['edit_key']}" in every
+    # a phone new to that address opens the link: it scores the match now
+    phone = app.test_client()
+    opened = phone.get(link.removeprefix(base), base_url=base)
+    assert opened.status_code == 302 and opened.headers["Location"] == f"/m/{going['id']}"
+    sheet = phone.get(f"/m/{going['id']}", base_url=base).get_data(as_text=True)
+    assert "You score this match on this phone now." in sheet
+    # with no address given, set, or found, it says so
+    monkeypatch.delenv("SCORER_PUBLIC_URL", raising=False)
+    monkeypatch.setattr(address, "lan_address", lambda: None)
+    said = app.test_cli_runner().invoke(args=["links"])
+    assert said.exit_code == 1 and "--base" in said.output
+    monkeypatch.setattr(address, "lan_address", lambda: "192.168.7.8")
+    said = app.test_cli_runner().invoke(args=["links"])
+    assert f"https://192.168.7.8:8443/m/{going['id']}/score?key=" in said.output
 
 
 # --- a real host: deploy/scorer.service and deploy/Caddyfile ----------------------------

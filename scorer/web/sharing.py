@@ -4,8 +4,6 @@ table`, the page a phone trusts the table's certificate from."""
 
 from __future__ import annotations
 
-import hashlib
-import ssl
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -46,10 +44,10 @@ def share(match_id: str):
     )
     watch = where.base + url_for("sheet.sheet", match_id=stored.pub)
     score = where.base + url_for("sharing.score_link", match_id=stored.pub, key=stored.edit_key)
-    codes = {
-        name: segno.make(link, error="m").svg_data_uri(scale=5, border=2, dark="#000", light="#fff")
-        for name, link in (("watch", watch), ("score", score))
-    }
+    codes = {name: qr_code(link) for name, link in (("watch", watch), ("score", score))}
+    # under `make table`, for a phone new to the table: its links open only once it
+    # trusts the table's certificate, from this page (on the plain-HTTP port)
+    trust = current_app.config.get("TRUST_URL")
     return render_template(
         "share.html",
         match_id=match_id,
@@ -58,10 +56,17 @@ def share(match_id: str):
         watch=watch,
         score=score,
         codes=codes,
+        trust=trust,
+        trust_code=qr_code(trust) if trust else None,
         where=where,
         here=urlsplit(where.opened).netloc,
         there=urlsplit(where.base).netloc,
     )
+
+
+def qr_code(link: str) -> str:
+    """``link``'s QR code, black on white whatever the page's colours (SVG, a data URI)."""
+    return segno.make(link, error="m").svg_data_uri(scale=5, border=2, dark="#000", light="#fff")
 
 
 @bp.get("/m/<mid:match_id>/score")
@@ -103,17 +108,16 @@ def trust():
     """How a phone trusts this table's certificate, once: the certificate to
     download (with its QR code, to scan from the machine's screen) and its
     fingerprint, how to install it, and the way on to Scorer over HTTPS."""
-    pem = ca_certificate()
-    der = ssl.PEM_cert_to_DER_cert(pem.decode("ascii"))
-    digest = hashlib.sha256(der).hexdigest().upper()
+    pem = ca_certificate().decode("ascii")
     trust_url = current_app.config.get("TRUST_URL") or request.base_url
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(trust_url))
     download = origin + url_for("sharing.certificate")
     return render_template(
         "trust.html",
         download=download,
-        code=segno.make(download, error="m").svg_data_uri(scale=5, border=2),
-        fingerprint=":".join(digest[i : i + 2] for i in range(0, len(digest), 2)),
+        code=qr_code(download),
+        fingerprint=address.fingerprint(pem),
+        name=address.certificate_name(pem),
         scorer=(current_app.config.get("PUBLIC_URL") or "") + "/",
     )
 
