@@ -391,6 +391,13 @@ class Standings:
     def summary(self) -> list[str]:
         return self.rules.summary(self.state)
 
+    @property
+    def ranked_winners(self) -> list[int]:
+        """The winners as a sentence names them: by their place, then their seat
+        (Polignac's others share the win ranked by lowest total; the record keeps
+        ``winners`` in seat order)."""
+        return sorted(self.winners, key=lambda s: (self.places[s], s))
+
     def computed(self) -> dict:
         """The record's ``computed`` block (docs/record.md)."""
         return {"per_deal": self.kept.all_points(), **self._after()}

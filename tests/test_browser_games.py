@@ -93,4 +93,5 @@ def test_polignac_short_match_with_capot(page, live_server):
         tap(page, f"taken_by_{jack}", 2)
     save(page)
     assert totals(page) == [0, 7, 13, 5]
-    assert "Ala, Bartek, and Darek share the win" in page.locator(".result").inner_text()
+    # ranked by lowest total (RULES.md): Ala 0, Darek 5, Bartek 7
+    assert "Ala, Darek, and Bartek share the win" in page.locator(".result").inner_text()

@@ -175,6 +175,7 @@ def test_the_first_to_reach_twenty_loses_and_the_others_share_the_win():
     assert c["finished"] and c["winners"] == [B, C, D]
     # ranked by lowest total: C and D first, B third, A last
     assert standings.places == [4, 3, 1, 1]
+    assert standings.ranked_winners == [C, D, B]  # as the sheet's sentence names them
     assert "Ala" in standings.note
     assert "deal 6" in refused(RACE + [EXAMPLE])
 
