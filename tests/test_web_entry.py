@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+from werkzeug.datastructures import MultiDict
 
-from .test_web import deal_form, new_bm, stored, text
+from .test_web import deal_form, marks, new_bm, stored, text
 
 HEARTS = {
     "name_0": "Ala",
@@ -172,3 +173,16 @@ def test_a_form_too_long_for_the_sheets_first_screen_gets_its_own_page(client):
     record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina", "Darek"]}
     page = text(client.get(f"/m/{create(client, {**record, 'deals': []})}"))
     assert "Enter deal 1" in page and "Save deal 1" not in page
+
+
+def test_a_question_answered_twice_is_refused_and_nothing_is_saved(client, app):
+    """A form sent with one field twice (Q♠ to Ala and to Celina): read once, the
+    other answer was dropped and the deal saved. No deal form asks twice."""
+    mid = new_bm(client)
+    data = list(deal_form([4, 6, 3], 0, 1, 1, **marks(client, f"/m/{mid}/deal")).items())
+    r = client.post(f"/m/{mid}/deal", data=MultiDict(data + [("taken_by_QS", "2")]))
+    assert r.status_code == 400  # the form again, with why
+    assert "One question was answered twice; nothing was saved" in text(r)
+    assert stored(app, mid).deals == []
+    r = client.post(f"/m/{mid}/deal", data=MultiDict(data), headers={"X-Scorer-Queue": "1"})
+    assert r.get_json()["outcome"] == "saved"  # the same, once each: saved

@@ -191,6 +191,9 @@ def deal_page(stored: store.Stored, number: int | None):
     same_deal = number is not None or plan is None or plan.number == posted_deal(mark, deal)
     posted = (rules, plan) if same_deal else None
     try:
+        if any(len(values) > 1 for _name, values in formdata.lists()):
+            # no form asks a question twice: read once, the second answer was lost
+            raise EntryError(_("one question was answered twice; nothing was saved"))
         fields, form = settle(rules, plan, names, formdata)
         if any(k in formdata for k in STEPS):
             before = formdata.copy()
