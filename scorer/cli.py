@@ -182,6 +182,7 @@ def links_command(base, everything):
     if not base.startswith(("http://", "https://")):
         click.echo(_("no address the phones open: give it, --base https://…"), err=True)
         sys.exit(1)
+    day = current_app.jinja_env.filters["day"]  # a stored time as the pages write its date
     with force_locale(cli_locale()):
         db = store.connect(current_app.config["DATABASE"])
         try:
@@ -201,7 +202,8 @@ def links_command(base, everything):
                         "sharing.score_link", match_id=pub, key=stored.edit_key, _external=True
                     )
                 deals = ngettext("%(num)s deal", "%(num)s deals", len(stored.deal_ids))
-                click.echo(f"{title(stored.match)} · {deals}\n{link}")
+                when = _("last change %(date)s", date=day(stored.updated))
+                click.echo(f"{title(stored.match)} · {deals} · {when}\n{link}")
                 address.terminal_qr(link, sys.stdout)
         finally:
             db.close()

@@ -131,6 +131,18 @@ def taken(ports: list[tuple[str, int]]) -> tuple[str, int] | None:
     return None
 
 
+def moved(folder: Path, host: str) -> str | None:
+    """The address this table was served at the time before, when it was another
+    (kept in ``folder``); ``host`` is kept for the next time."""
+    kept = folder / "address"
+    try:
+        before = kept.read_text().strip() or None
+    except OSError:
+        before = None
+    kept.write_text(host + "\n")
+    return before if before != host else None
+
+
 def stop(proc: subprocess.Popen, how: int = signal.SIGTERM) -> None:
     if proc.poll() is None:
         proc.send_signal(how)
@@ -189,6 +201,13 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+    if not args.domain and (before := moved(folder, host)):
+        print(
+            f"scorer: this table was at {before} the time before: a phone keeps the matches "
+            "it opened there, and its right to score them, with that address; `make links` "
+            "gives each match not finished its score link at this one",
+            file=sys.stderr,
+        )
     (folder / "Caddyfile").write_text(config)
     log = folder / "caddy.log"
     proxy = subprocess.Popen(

@@ -285,6 +285,14 @@ def test_the_share_page_gives_a_new_phone_the_trust_page_first(tmp_path):
     assert "new to this table" not in page
 
 
+def test_the_table_says_when_its_address_changed_since_the_time_before(tmp_path):
+    """Said as it starts, with what to do (`make links`); kept for the next time."""
+    assert table.moved(tmp_path, "192.168.1.5") is None  # the first time
+    assert table.moved(tmp_path, "192.168.1.5") is None
+    assert table.moved(tmp_path, "192.168.1.7") == "192.168.1.5"
+    assert table.moved(tmp_path, "192.168.1.7") is None
+
+
 def test_a_second_table_on_ports_in_use_says_so_and_starts_nothing(tmp_path, monkeypatch, capsys):
     """Another `make table` holds the HTTPS port: before, a second one's Caddy failed
     (said only in its log) while its start-up check reached the first's port, and
@@ -350,7 +358,9 @@ def test_links_gives_each_match_not_finished_its_score_link_at_the_new_address(
     assert said.exit_code == 0, said.output
     link = f"{base}/m/{going['id']}/score?key={going['edit_key']}"
     lines = said.output.splitlines()
-    assert lines[:2] == ["Black Maria · Ala, Bartek, Celina · 1 deal", link]
+    today = time.strftime("%Y", time.gmtime())
+    assert lines[0].startswith("Black Maria · Ala, Bartek, Celina · 1 deal · last change ")
+    assert lines[0].endswith(today) and lines[1] == link  # "Dec 2, 2026": told apart by day
     assert sum("▄" in line for line in lines) > 10  # its QR code
     assert over["id"] not in said.output
     every = app.test_cli_runner().invoke(args=["links", "--base", base, "--all"]).output
