@@ -22,7 +22,9 @@ import urllib.request
 
 import pytest
 
-from scorer import address, create_app, table
+from scorer import address, create_app, store, table
+from scorer.games import GAMES, EntryError
+from scorer.match import DealError
 
 from .helpers import ROOT, free_port, gunicorn
 from .test_sharing import BM, key_of, made_by
@@ -371,6 +373,15 @@ def test_links_gives_each_match_not_finished_its_score_link_at_the_new_address(
     assert opened.status_code == 302 and opened.headers["Location"] == f"/m/{going['id']}"
     sheet = phone.get(f"/m/{going['id']}", base_url=base).get_data(as_text=True)
     assert "You score this match on this phone now." in sheet
+
+    # a match today's rules cannot read (a rule changed since) is given too, not a crash
+    def unreadable(_db, _stored):
+        raise DealError(1, EntryError("the hearts add up to 14"), GAMES["black_maria"])
+
+    monkeypatch.setattr(store, "standings", unreadable)
+    said = app.test_cli_runner().invoke(args=["links", "--base", base])
+    assert said.exit_code == 0 and link in said.output and over["id"] in said.output
+    monkeypatch.undo()
     # with no address given, set, or found, it says so
     monkeypatch.delenv("SCORER_PUBLIC_URL", raising=False)
     monkeypatch.setattr(address, "lan_address", lambda: None)
