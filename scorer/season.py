@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 import zlib
+from datetime import date
 
 from .i18n import _, ngettext
 from .match import Match, Standings
@@ -24,6 +26,7 @@ from .record import RecordError, dump, load, read_json, to_results_csv
 RESULTS = "results.csv"
 LEAGUE = "league.csv"
 FOLDER = "matches/"
+DAY = re.compile(r"(\d{4}-\d\d-\d\d)_[^/]*\.json")  # a member's name: the day its match began
 MEMBERS_MAX = 5000  # records in one ZIP
 MEMBER_MAX = 8 * 1024 * 1024  # bytes of one record, unpacked (the largest match fits)
 TOTAL_MAX = 256 * 1024 * 1024  # bytes of all records, unpacked
@@ -40,11 +43,12 @@ def member_name(sheet: Sheet) -> str:
 
 
 def to_zip(sheets: list[Sheet], league: str = "") -> bytes:
-    """The ZIP of ``sheets`` (latest first): a record per match, the results,
-    and ``league`` (the league's CSV) where given."""
+    """The ZIP of ``sheets``: a record per match, in the order they began (as they
+    are rated, and imported), the results (as ``sheets`` come), and ``league``
+    (the league's CSV) where given."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for sheet in sheets:
+        for sheet in sorted(sheets, key=lambda s: s.created):
             record = dump(sheet.match, sheet.standings, match_id=sheet.pub)
             zf.writestr(
                 member_name(sheet), json.dumps(record, ensure_ascii=False, separators=(",", ":"))
@@ -68,10 +72,22 @@ def _skipped(info: zipfile.ZipInfo) -> bool:
     )
 
 
-def read_zip(raw: bytes) -> list[Match]:
+def began(filename: str) -> str | None:
+    """The day a member's match began, from its name (``matches/2025-05-10_<id>.json``),
+    or None (a name of another kind, a day that is none)."""
+    found = DAY.fullmatch(filename.rsplit("/", 1)[-1])
+    try:
+        return date.fromisoformat(found.group(1)).isoformat() if found else None
+    except ValueError:
+        return None
+
+
+def read_zip(raw: bytes) -> list[tuple[Match, str | None]]:
     """The matches of a season ZIP, each checked as an imported record is
-    (``record.load``), in the ZIP's order. RecordError names the first member
-    that is not a record or cannot stand (nothing is to be imported then)."""
+    (``record.load``), with the day it began (``began``), in the order they began
+    (a day from the ZIP's order; those without one last, as they come). RecordError
+    names the first member that is not a record or cannot stand (nothing is to be
+    imported then)."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
@@ -106,7 +122,7 @@ def read_zip(raw: bytes) -> list[Match]:
                 match, _standings = load(read_json(data))
             except RecordError as e:
                 raise RecordError(_("%(member)s: %(why)s", member=name, why=e.message)) from None
-            matches.append(match)
+            matches.append((match, began(info.filename)))
         if not matches:
             raise RecordError(_("this ZIP holds no game record"))
-    return matches
+    return sorted(matches, key=lambda m: m[1] or "9999")  # stable: a day's in the ZIP's order

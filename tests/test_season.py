@@ -12,7 +12,7 @@ import zipfile
 
 import pytest
 
-from scorer import create_app, season
+from scorer import create_app, season, store
 
 from .helpers import record
 from .test_csv import split
@@ -198,3 +198,45 @@ def test_the_season_page_links_both_exports(client):
     assert "This phone scores or has watched 1 match." in page
     assert 'href="/season.zip"' in page and 'href="/season.csv"' in page
     assert 'href="/season"' in client.get("/p/Ala").get_data(as_text=True)
+
+
+def test_a_season_moved_to_another_phone_keeps_its_days_and_its_league(app, client, fresh):
+    """Three weeks of Black Maria, each won by another player (hand-worked: a heart
+    1, Q♠ 13, K♠ 10, A♠ 7; the match ends at 20, lowest wins), week 1's fixed
+    later. Moved to another phone, each match keeps the day it began (its member's
+    name says it; the record has no date), and the league rated from them in the
+    order they began is the same: before, the import took the ZIP's latest-changed
+    order and dated every match the day of the import, so week 1 was rated last."""
+    names = ["Ala", "Bartek", "Celina"]
+    target = {"target": 20}
+
+    def deal(hearts, qs, ks, as_):
+        return {"hearts": hearts, "taken_by": {"QS": qs, "KS": ks, "AS": as_}}
+
+    weeks = [
+        create(client, "black_maria", [deal([4, 6, 3], 0, 1, 1)], names, target),  # 17 23 3
+        create(client, "black_maria", [deal([3, 4, 6], 1, 2, 2)], names, target),  # 3 17 23
+        create(client, "black_maria", [deal([6, 3, 4], 2, 0, 0)], names, target),  # 23 3 17
+    ]
+    with app.app_context():
+        db = store.get_db()
+        for day, pub in zip(("2025-05-10", "2025-05-17", "2025-05-24"), weeks, strict=True):
+            db.execute(
+                "update matches set created = ?, version = version + 1 where pub = ?",
+                [f"{day}T19:30:00+00:00", pub],
+            )
+        db.conn.commit()
+    # week 1's typo fixed a year later: 4 5 4 hearts, the same places (17 22 4)
+    fixed = client.put(f"/api/matches/{weeks[0]}/deals/1", json=deal([4, 5, 4], 0, 1, 1))
+    assert fixed.status_code == 200, fixed.get_json()
+    assert fixed.get_json()["totals"] == [17, 22, 4]
+    out = client.get("/season.zip").data
+    assert upload(fresh, out).status_code == 302
+    back = fresh.get("/season.zip").data
+    began = sorted(row[1:] for row in results(out))
+    weekly = ["2025-05-10", "2025-05-17", "2025-05-24"]
+    assert [row[0] for row in began if row[2] == "Ala"] == weekly
+    assert sorted(row[1:] for row in results(back)) == began  # each match's day kept
+    league = client.get("/players/league.csv?year=2025").get_data(as_text=True)
+    assert league.count("\n") == 4  # a heading and the three players
+    assert fresh.get("/players/league.csv?year=2025").get_data(as_text=True) == league

@@ -181,9 +181,16 @@ def _write(
             )
 
 
-def create(db: Database, match: Match, kind: str = "create", browser: str | None = None) -> Stored:
+def create(
+    db: Database,
+    match: Match,
+    kind: str = "create",
+    browser: str | None = None,
+    began: str | None = None,
+) -> Stored:
     """Store a checked match (its deals already folded), with a new public id
-    and edit key; ``browser`` scores it. Returns it as stored."""
+    and edit key; ``browser`` scores it; ``began``: the day it began, when that
+    was before (a season imported: ``2025-05-10``), else now. Returns it as stored."""
     with writing(db):
         stamp = now()
         match_id = (
@@ -194,7 +201,7 @@ def create(db: Database, match: Match, kind: str = "create", browser: str | None
                     "options": json.dumps(match.options),
                     "players": _dump(match.players),
                     "first_dealer": match.first_dealer,
-                    "created": stamp,
+                    "created": f"{began}T00:00:00+00:00" if began else stamp,
                     "updated": stamp,
                     "version": 1,
                     "pub": schema.new_id(),

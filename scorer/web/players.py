@@ -304,7 +304,7 @@ def season_import():
         matches = read_zip(upload.read() if upload else b"")
     except RecordError as e:
         return season(_("Nothing imported: %(why)s", why=e.message))
-    for match in reversed(matches):  # the latest last: it heads the home page
-        store.create(db(), match, kind="import", browser=access.browser())
+    for match, day in matches:  # in the order they began: the latest heads the home page
+        store.create(db(), match, kind="import", browser=access.browser(), began=day)
     flash(ngettext("%(num)s match imported.", "%(num)s matches imported.", len(matches)))
     return redirect(url_for(".season"))
