@@ -3,12 +3,13 @@ table shows for a moon, a turned jack and a capot. Figures worked by hand from R
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from .test_web import deal_form, marks, new_bm, stored, text
+from .test_web import deal_form, delete_marks, marks, new_bm, stored, text
 
 HEARTS = {
     "name_0": "Ala",
@@ -186,3 +187,27 @@ def test_a_question_answered_twice_is_refused_and_nothing_is_saved(client, app):
     assert stored(app, mid).deals == []
     r = client.post(f"/m/{mid}/deal", data=MultiDict(data), headers={"X-Scorer-Queue": "1"})
     assert r.get_json()["outcome"] == "saved"  # the same, once each: saved
+
+
+def test_a_history_line_whose_deal_moved_says_its_number_now(client, app):
+    """Deals 1 to 3 saved, deal 1 deleted, a new deal 3 saved: the lines of the
+    old deals 2 and 3 say what they are now (deal 1 and 2), which their Undo takes
+    back; a line of a deal not moved, or deleted, says nothing more."""
+    mid = new_bm(client)
+    one, two = ([4, 6, 3], 0, 1, 1), ([0, 5, 8], 2, 2, 0)
+    for d in (one, two, one, None, two):
+        if d is None:  # deal 1 deleted
+            gone = client.post(f"/m/{mid}/deal/1/delete", data=delete_marks(client, mid, 1))
+            assert gone.status_code == 302
+            continue
+        form = deal_form(*d, **marks(client, f"/m/{mid}/deal"))
+        assert client.post(f"/m/{mid}/deal", data=form).status_code == 302
+    page = html.unescape(text(client.get(f"/m/{mid}/history")))
+    said = re.findall(r"<p><strong>([^<]*)</strong>([^<]*)</p>", page)
+    assert said[:5] == [
+        ("Deal 3 saved.", ""),  # the new deal 3
+        ("Deal 1 deleted.", ""),
+        ("Deal 3 saved.", " It is deal 2 now."),
+        ("Deal 2 saved.", " It is deal 1 now."),
+        ("Deal 1 saved.", ""),  # deleted since
+    ]

@@ -468,6 +468,8 @@ DEAL_WORDS = {
     "undo_edit": L_("Deal %(n)s put back as it was (an undo)."),
     "undo_restored": L_("Deal %(n)s restored (an undo)."),
     "undo_reopen": L_("Deal %(n)s waits for the choice again (an undo)."),
+    # under a history line whose deal has moved since (a deal before it deleted)
+    "now_numbered": L_("It is deal %(n)s now."),
     "reflowed": L_("Deal %(n)s changed; the totals after it were counted again."),
     "same_elsewhere": L_(
         "Deal %(n)s was already entered on another phone, the same: nothing was stored twice."

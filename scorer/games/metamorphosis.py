@@ -211,6 +211,7 @@ class Metamorphosis(Game):
         "undo_deleted": pgettext("metamorphosis", "Deal %(n)s deleted (an undo)."),
         "undo_edit": pgettext("metamorphosis", "Deal %(n)s put back as it was (an undo)."),
         "undo_restored": pgettext("metamorphosis", "Deal %(n)s restored (an undo)."),
+        "now_numbered": pgettext("metamorphosis", "It is deal %(n)s now."),
         "undo_reopen": pgettext(
             "metamorphosis", "Deal %(n)s waits for the choice again (an undo)."
         ),

@@ -142,10 +142,15 @@ def history(match_id: str):
     stored = match_or_404(match_id)
     lines = []
     for line in reversed(store.history(db(), stored.id)):
+        # a deal that has moved since (one before it deleted): its Undo acts on it as it is
+        now = stored.number_of(line["deal_id"]) if line["deal_id"] else None
         lines.append(
             {
                 **line,
                 "words": change_words(line, stored.match),
+                "moved": stored.match.words("now_numbered", n=now)
+                if now and line["deal"] and now != line["deal"]
+                else "",
                 "key": new_key(),  # a second tap on its Undo repeats, not redoes
                 "now": line_words(stored.match, line, "entry"),
                 "then": line_words(stored.match, line, "before"),
