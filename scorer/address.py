@@ -129,9 +129,12 @@ def banner(environ: dict | None = None, out: TextIO | None = None) -> str:
     if trust:
         print(f"A phone's first time: {trust} (trust this table's certificate once)", file=out)
         pem = read_certificate(env.get("SCORER_CA_CERT"))
-        if pem:
-            name = certificate_name(pem) or "?"
-            print(f"  the certificate: “{name}”, SHA-256 {fingerprint(pem)}", file=out)
+        try:
+            if pem:
+                name = certificate_name(pem) or "?"
+                print(f"  the certificate: “{name}”, SHA-256 {fingerprint(pem)}", file=out)
+        except ValueError:  # a file cut short: the trust page says it can't be given
+            pass
         scan = trust
     print(f"Scan it with a phone's camera ({scan}):", file=out)
     terminal_qr(scan, out)
@@ -168,17 +171,28 @@ def fingerprint(pem: str) -> str:
 
 
 COMMON_NAME = bytes([0x06, 0x03, 0x55, 0x04, 0x03])  # the OID 2.5.4.3, in DER
+# the string types a name is written in, and how each reads
+STRINGS = {0x0C: "utf-8", 0x13: "ascii", 0x16: "ascii", 0x1E: "utf-16-be"}
 
 
 def certificate_name(pem: str) -> str | None:
     """The name a phone lists the certificate by (its common name: the issuer's,
     which comes first and is the subject's own in a root), or None."""
     der = ssl.PEM_cert_to_DER_cert(pem)
-    at = der.find(COMMON_NAME) + len(COMMON_NAME)
-    if at < len(COMMON_NAME) or at + 2 > len(der) or der[at + 1] >= 0x80:
+    at = der.find(COMMON_NAME)
+    if at < 0 or at + len(COMMON_NAME) + 2 > len(der):
         return None
-    value = der[at + 2 : at + 2 + der[at + 1]]
+    at += len(COMMON_NAME)
+    codec, size = STRINGS.get(der[at]), der[at + 1]
+    at += 2
+    if size & 0x80:  # the long form: the length in the next one or two bytes
+        width = size & 0x7F
+        if width not in (1, 2):
+            return None
+        size, at = int.from_bytes(der[at : at + width], "big"), at + width
+    if codec is None or at + size > len(der):
+        return None
     try:
-        return value.decode("utf-8") or None
+        return der[at : at + size].decode(codec) or None
     except UnicodeDecodeError:
         return None

@@ -180,11 +180,11 @@ def links_command(base, everything):
     if not base:
         lan = address.lan_address()
         base = address.host_in_url(lan, address.HTTPS_PORT, "https") if lan else ""
-    if not base.startswith(("http://", "https://")):
-        click.echo(_("no address the phones open: give it, --base https://…"), err=True)
-        sys.exit(1)
     day = current_app.jinja_env.filters["day"]  # a stored time as the pages write its date
     with force_locale(cli_locale()):
+        if not base.startswith(("http://", "https://")):
+            click.echo(_("no address the phones open: give it, --base https://…"), err=True)
+            sys.exit(1)
         db = store.connect(current_app.config["DATABASE"])
         try:
             given = 0
@@ -210,5 +210,11 @@ def links_command(base, everything):
                 when = _("last change %(date)s", date=day(stored.updated))
                 click.echo(f"{title(stored.match)} · {deals} · {when}\n{link}")
                 address.terminal_qr(link, sys.stdout)
+            if not given:
+                click.echo(
+                    _("no match here")
+                    if everything
+                    else _("no match here is still being played (--all gives the finished ones)")
+                )
         finally:
             db.close()

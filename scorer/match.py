@@ -372,6 +372,13 @@ class Rows(Sequence):
         return self.known[i]
 
 
+def ranked(winners: list[int], places: list[int]) -> list[int]:
+    """The winners as a sentence names them: by their place, then their seat
+    (Polignac's others share the win ranked by lowest total; the record keeps
+    ``winners`` in seat order)."""
+    return sorted(winners, key=lambda s: (places[s], s))
+
+
 @dataclass
 class Standings:
     rules: Game
@@ -393,10 +400,7 @@ class Standings:
 
     @property
     def ranked_winners(self) -> list[int]:
-        """The winners as a sentence names them: by their place, then their seat
-        (Polignac's others share the win ranked by lowest total; the record keeps
-        ``winners`` in seat order)."""
-        return sorted(self.winners, key=lambda s: (self.places[s], s))
+        return ranked(self.winners, self.places)
 
     def computed(self) -> dict:
         """The record's ``computed`` block (docs/record.md)."""

@@ -21,6 +21,7 @@ together: Ctrl-C, SIGTERM, or either one ending."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import os
 import shutil
@@ -101,7 +102,7 @@ def caddy_root(folder: Path) -> Path:
 
 
 def wait_for(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: float = 30) -> None:
-    """Until something listens on ``host:port`` (a loopback address) or ``proc`` ends."""
+    """Until something listens on ``host:port`` (where Caddy was told to) or ``proc`` ends."""
     deadline = time.monotonic() + seconds
     while proc.poll() is None:
         try:
@@ -114,21 +115,44 @@ def wait_for(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: f
     raise SystemExit(f"scorer: Caddy did not start; its log: {log}")
 
 
-def taken(ports: list[tuple[str, int]]) -> tuple[str, int] | None:
+def taken(ports: list[tuple[str | None, int]]) -> tuple[str, int] | None:
     """The first (address, port) something listens on already (another `make table`,
-    say), or None. Asked before starting: a second Caddy may share a port with the
+    say), or None; an address None: every one, IPv4 and IPv6, as Caddy listens
+    unless told. Asked before starting: a second Caddy may share a port with the
     first (the kernel then splits the phones between two authorities), and a
     server that answers there is not the one started."""
     for host, port in ports:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        with socket.socket(family, socket.SOCK_STREAM) as s:
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # not a closing one
-            try:
-                s.bind((host, port))
-            except OSError as e:
-                if e.errno == errno.EADDRINUSE:  # not a port below 1024 kept for root
-                    return host, port
+        for address in (host,) if host else EVERY:
+            if held(address, port):
+                return address, port
     return None
+
+
+EVERY = ("0.0.0.0", "::")
+
+
+def held(address: str, port: int) -> bool:
+    """Whether ``address:port`` is taken: it cannot be bound (or, a port kept for
+    root, something answers it)."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    if family == socket.AF_INET6 and not socket.has_ipv6:
+        return False
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # not a closing one
+        try:
+            s.bind((address, port))
+            return False
+        except OSError as e:
+            if e.errno == errno.EADDRINUSE:
+                return True
+            if e.errno not in (errno.EACCES, errno.EPERM):
+                return False  # an address this machine has not (IPv6 off): Caddy says
+    near = address if address not in EVERY else ("::1" if ":" in address else "127.0.0.1")
+    try:
+        socket.create_connection((near, port), timeout=0.5).close()
+        return True
+    except OSError:
+        return False
 
 
 def moved(folder: Path, host: str) -> str | None:
@@ -139,7 +163,8 @@ def moved(folder: Path, host: str) -> str | None:
         before = kept.read_text().strip() or None
     except OSError:
         before = None
-    kept.write_text(host + "\n")
+    with contextlib.suppress(OSError):  # a note for next time: never what stops the table
+        kept.write_text(host + "\n")
     return before if before != host else None
 
 
@@ -191,7 +216,7 @@ def main(argv: list[str] | None = None) -> int:
         env["SCORER_TRUST_URL"] = host_in_url(host, args.http_port, "http") + "/trust"
         env["SCORER_CA_CERT"] = str(caddy_root(folder))
         ready = args.https_port
-    outside = args.bind or "0.0.0.0"  # Caddy's, on every address unless told
+    outside = args.bind  # Caddy's; None: every address
     ports = [(outside, ready), (outside, 80 if args.domain else args.http_port)]
     busy = taken(ports + [("127.0.0.1", args.port)])
     if busy:
@@ -204,8 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.domain and (before := moved(folder, host)):
         print(
             f"scorer: this table was at {before} the time before: a phone keeps the matches "
-            "it opened there, and its right to score them, with that address; `make links` "
-            "gives each match not finished its score link at this one",
+            "it opened there, and its right to score them, with that address; "
+            f"`make links BASE={env['SCORER_PUBLIC_URL']}` gives each match not finished "
+            "its score link at this one",
             file=sys.stderr,
         )
     (folder / "Caddyfile").write_text(config)
@@ -225,8 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))
     try:
-        loopback = args.bind if args.bind and args.bind.startswith("127.") else "127.0.0.1"
-        wait_for(ready, loopback, proxy, log)
+        wait_for(ready, args.bind or "127.0.0.1", proxy, log)  # where Caddy listens
         app = subprocess.Popen(
             [
                 str(Path(sys.executable).parent / "gunicorn"),

@@ -347,3 +347,17 @@ def test_the_fold_follows_the_rules(seats, direction, first):
 def test_rules_page(client):
     page = client.get("/rules/polignac").get_data(as_text=True)
     assert "K Q J A 10 9 8 7" in page and "Boussac (1896)" in page and "house rule" in page
+
+
+def test_the_sheet_and_the_home_list_name_the_shared_win_ranked(client):
+    """The race above, through the web: B 2, C 1, D 1 share the win, said ranked by
+    lowest total (C and D, then B) on the sheet and in the home page's list."""
+    names = ["Ala", "Bartek", "Celina", "Darek"]
+    made = client.post(
+        "/api/matches", json={"game": "polignac", "players": names, "deals": RACE}
+    ).get_json()
+    sheet = client.get(f"/m/{made['id']}").get_data(as_text=True)
+    assert "Celina, Darek, and Bartek share the win" in sheet
+    home = client.get("/").get_data(as_text=True)
+    item = home[home.index(f"/m/{made['id']}") :]
+    assert "won by Celina, Darek, and Bartek" in item[: item.index("</li>")]

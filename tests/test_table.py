@@ -7,6 +7,7 @@ text, never connected to."""
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import html
 import io
@@ -222,18 +223,44 @@ def test_no_trust_page_without_the_tables_authority(tmp_path):
     assert app.test_client().get("/trust").status_code == 404
 
 
-def self_signed(tmp_path, name: str) -> str:
+def self_signed(tmp_path, name: str, *more: str, subject: str = "CN") -> str:
     """A root certificate named ``name`` (Debian's openssl), as PEM text."""
     if not shutil.which("openssl"):
         pytest.skip("openssl is missing")
     key, crt = tmp_path / "ca.key", tmp_path / "ca.crt"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
-        + ["-nodes", "-keyout", str(key), "-out", str(crt), "-days", "1", "-subj", f"/CN={name}"],
+        + ["-nodes", "-keyout", str(key), "-out", str(crt), "-days", "1", "-utf8"]
+        + ["-subj", f"/{subject}={name}", *more],
         check=True,
         capture_output=True,
     )
     return crt.read_text()
+
+
+def test_the_certificates_name_is_read_in_each_way_a_name_is_written(tmp_path):
+    """UTF8String (Caddy's), a long one (its length in the long form), BMPString
+    (UTF-16: read as such, not as UTF-8 with its zero bytes), PrintableString; a
+    certificate with no common name has none; a broken file is no name, and the
+    server still starts (its banner leaves the line out)."""
+    long = "Я" * 64  # 128 bytes
+    assert address.certificate_name(self_signed(tmp_path, long)) == long
+    mask = tmp_path / "mask.cnf"  # openssl's old string types: BMP, else Printable
+    mask.write_text("[req]\ndistinguished_name = dn\nstring_mask = pkix\n[dn]\n")
+    assert address.certificate_name(self_signed(tmp_path, "Włodek CA", "-config", str(mask))) == (
+        "Włodek CA"
+    )
+    assert address.certificate_name(self_signed(tmp_path, "Caddy Root", "-config", str(mask))) == (
+        "Caddy Root"
+    )
+    assert address.certificate_name(self_signed(tmp_path, "Caddy", subject="O")) is None
+    (tmp_path / "cut.crt").write_text(self_signed(tmp_path, "Cut short")[:200])
+    out = io.StringIO()
+    cut = str(tmp_path / "cut.crt")
+    env = {"SCORER_PUBLIC_URL": "https://scorer.test:8443", "SCORER_CA_CERT": cut}
+    address.banner({**env, "SCORER_TRUST_URL": "http://scorer.test:8000/trust"}, out)
+    assert "the certificate:" not in out.getvalue() and "Scan it" in out.getvalue()
+    assert make(tmp_path, CA_CERT=cut).test_client().get("/trust").status_code == 404
 
 
 def test_the_trust_page_names_the_certificate_as_the_phone_lists_it(tmp_path):
@@ -317,6 +344,28 @@ def test_a_second_table_on_ports_in_use_says_so_and_starts_nothing(tmp_path, mon
     assert not (tmp_path / "instance" / "caddy" / "Caddyfile").exists()
 
 
+def test_a_port_is_taken_on_any_address_caddy_would_listen_on(monkeypatch):
+    """Unbound, Caddy listens on every address, IPv6 too: a port held on [::1]
+    alone is taken. A port kept for root (Caddy has the capability, this process
+    not): taken when something answers it here."""
+    if socket.has_ipv6:
+        with socket.create_server(("::1", 0), family=socket.AF_INET6) as held:
+            port = held.getsockname()[1]
+            assert table.taken([(None, port)]) == ("::", port)
+            assert table.taken([("127.0.0.1", port)]) is None  # told: that address alone
+
+    class Root(socket.socket):  # binding as an ordinary user a port below 1024
+        def bind(self, address):
+            raise PermissionError(errno.EACCES, "Permission denied")
+
+    silent = free_port()
+    with socket.create_server(("127.0.0.1", 0)) as answering:
+        port = answering.getsockname()[1]
+        monkeypatch.setattr(table.socket, "socket", Root)
+        assert table.taken([(None, port)]) == ("0.0.0.0", port)
+        assert table.taken([(None, silent)]) is None
+
+
 def test_the_terminals_qr_code_is_white_on_black_whatever_the_terminals_colours():
     """Half blocks draw the light modules: in the terminal's own colours a light
     theme turns the code inside out. On a terminal each line says its colours;
@@ -387,9 +436,19 @@ def test_links_gives_each_match_not_finished_its_score_link_at_the_new_address(
     monkeypatch.setattr(address, "lan_address", lambda: None)
     said = app.test_cli_runner().invoke(args=["links"])
     assert said.exit_code == 1 and "--base" in said.output
+    said = app.test_cli_runner().invoke(args=["links"], env={"LANG": "pl_PL.UTF-8"})
+    assert said.exit_code == 1 and "podaj go" in said.output  # in the command's language
     monkeypatch.setattr(address, "lan_address", lambda: "192.168.7.8")
     said = app.test_cli_runner().invoke(args=["links"])
     assert f"https://192.168.7.8:8443/m/{going['id']}/score?key=" in said.output
+    # nothing to give: said, not a silence
+    (tmp_path / "empty").mkdir()
+    empty = make(tmp_path / "empty").test_cli_runner()
+    assert (
+        empty.invoke(args=["links", "--base", base]).output
+        == "no match here is still being played (--all gives the finished ones)\n"
+    )
+    assert empty.invoke(args=["links", "--base", base, "--all"]).output == "no match here\n"
 
 
 # --- a real host: deploy/scorer.service and deploy/Caddyfile ----------------------------

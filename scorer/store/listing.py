@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlite_utils import Database
 
-from ..match import DealError
+from ..match import DealError, ranked
 from ..recent import Recent
 from .db import now, writing
 from .kept import STAMP, standings
@@ -165,7 +165,7 @@ def summaries(
                 kept["deals"] if fresh else 0,
                 kept["totals"] if fresh else [0] * len(players),
                 kept["finished"] if fresh else False,
-                kept["winners"] if fresh else [],
+                ranked(kept["winners"], kept["places"]) if fresh else [],
                 readable=fresh,
             )
         )

@@ -108,7 +108,11 @@ def trust():
     """How a phone trusts this table's certificate, once: the certificate to
     download (with its QR code, to scan from the machine's screen) and its
     fingerprint, how to install it, and the way on to Scorer over HTTPS."""
-    pem = ca_certificate().decode("ascii")
+    pem = ca_certificate().decode("ascii", "replace")
+    try:
+        fingerprint, name = address.fingerprint(pem), address.certificate_name(pem)
+    except ValueError:  # a file cut short (Caddy writing it): as if not there yet
+        abort(404)
     trust_url = current_app.config.get("TRUST_URL") or request.base_url
     origin = "{0.scheme}://{0.netloc}".format(urlsplit(trust_url))
     download = origin + url_for("sharing.certificate")
@@ -116,8 +120,8 @@ def trust():
         "trust.html",
         download=download,
         code=qr_code(download),
-        fingerprint=address.fingerprint(pem),
-        name=address.certificate_name(pem),
+        fingerprint=fingerprint,
+        name=name,
         scorer=(current_app.config.get("PUBLIC_URL") or "") + "/",
     )
 
