@@ -77,6 +77,16 @@ def read_json(raw: bytes | str) -> Any:
         raise RecordError(_("not JSON: the text is not UTF-8")) from None
     except RecursionError:
         raise RecordError(_("not JSON: nested too deep")) from None
+    except json.JSONDecodeError as e:  # where, not the parser's words
+        if not text.strip():
+            raise RecordError(_("not JSON: the file is empty")) from None
+        raise RecordError(
+            _(
+                "not JSON: cut off or mistyped at line %(line)s, column %(column)s",
+                line=e.lineno,
+                column=e.colno,
+            )
+        ) from None
     except ValueError as e:
         raise RecordError(_("not JSON: %(why)s", why=str(e)[:120] or type(e).__name__)) from None
     if isinstance(data, (dict, list)) and nested_deeper_than(data, DEPTH_MAX):

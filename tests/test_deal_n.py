@@ -341,3 +341,20 @@ def test_a_deal_after_the_end_of_a_match_that_is_over_says_it_is_over(db):
             store.record_deal(db, m.id, number, ONE)
         assert "the match is already over" in refused.value.message
     assert deals_of(db, m) == [ONE, TWO, THREE]
+
+
+def test_an_undo_taken_twice_says_it_is_undone_already(db):
+    """Two phones undo the same change a moment apart: the second is told it is
+    undone already, not to 'undo the later change first' (there is none to undo);
+    once the deal changes again after the undo, that later change comes first."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    second = store.record_deal(db, m.id, 2, TWO)
+    store.undo(db, m.id, second.event)
+    with pytest.raises(store.Stale, match="^this change is undone already$"):
+        store.undo(db, m.id, second.event)
+    first = store.events(db, m.id)[1]["id"]  # deal 1 saved
+    store.edit_deal(db, m.id, 1, TWO, mark=store.get(db, m.id).deal_mark(1))
+    with pytest.raises(store.Stale, match="deal 1 was changed again after that"):
+        store.undo(db, m.id, first)
+    assert deals_of(db, m) == [TWO]

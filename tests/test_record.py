@@ -182,9 +182,9 @@ BAD_DEAL_3 = json.dumps(
     "text, message",
     [
         (BAD_DEAL_3, "deal 3: hearts add up to 14, but 13 are in play"),
-        ("{not json", "not JSON"),
+        ("{not json", "not JSON: cut off or mistyped at line 1, column 2"),  # where it is
         ("[" * 100_000, "not JSON"),
-        ("", "not JSON"),
+        ("", "not JSON: the file is empty"),
     ],
 )
 def test_replay_refuses_in_one_line_exit_1(runner, tmp_path, text, message):

@@ -157,7 +157,7 @@ def test_a_bad_member_is_named_and_nothing_is_imported(client, fresh):
         ),
         "not JSON": (
             {**good, "matches/x.json": "{"},
-            "matches/x.json: not JSON: Expecting property name enclosed in double quotes",
+            "matches/x.json: not JSON: cut off or mistyped at line 1, column 2",
         ),
         "no record": ({"results.csv": good["results.csv"]}, "this ZIP holds no game record"),
     }

@@ -77,6 +77,13 @@ def undo(
         number = stored.number_of(event["deal_id"])
         gone = deal is None or deal[2] is not None
         if deal is None or deal[0] != event["rev"] or gone != (event["kind"] == "delete"):
+            last = db.execute(  # the deal's latest change: this one's undo (another phone's)?
+                "select undoes from events where match_id = ? and deal_id = ? and kind != 'same' "
+                "order by id desc limit 1",
+                [stored.id, event["deal_id"]],
+            ).fetchone()
+            if last and last[0] == event_id:
+                raise Stale(_("this change is undone already"), number)
             raise Stale(
                 _(
                     "deal %(n)s was changed again after that: undo the later change first",
