@@ -229,6 +229,7 @@ def trusting(playwright, browser_type_launch_args, browser_context_args, table, 
         context.new_page().goto(table.public)
     page = context.new_page()
     page.goto(table.trust)
+    shot(page, "trust-phone.png", full_page=True)
     link = page.get_by_role("link", name="Download the certificate").get_attribute("href")
     assert decoded(page.locator("img.qr"), folder / "ca-qr.png") == link
     assert link == table.trust + "/ca.crt"
