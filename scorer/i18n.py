@@ -274,7 +274,7 @@ def _begins_with_words(text: Any, t) -> bool:
     """Whether ``text`` begins with the words of a message (to be capitalised), not
     with a parameter that is a string of the player's (a name) or a number."""
     while True:
-        if isinstance(text, Joined):
+        if isinstance(text, (Joined, Listed)):  # "the first trick and the last trick: …"
             if not text.parts:
                 return False
             text = text.parts[0]

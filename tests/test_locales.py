@@ -744,9 +744,9 @@ def test_a_message_shown_alone_begins_with_a_capital(client, lang):
 # reader: "kiu prenis la lasta truko" cannot be, "al kiu iris Q♣" is not how one asks).
 WHO_TOOK = {
     "en": ("say who took the last trick", "say who took Q♣"),
-    "pl": ("ostatnia lewa: wskaż, kto ją wziął", "D♣: wskaż, kto wziął"),
-    "ru": ("последняя взятка: укажите, кто её взял", "укажите, кто взял Д♣"),
-    "cs": ("poslední zdvih: uveďte, kdo ho vzal", "uveďte, kdo vzal Q♣"),
+    "pl": ("ostatnia lewa: wskaż, czyja to lewa", "D♣: wskaż, kto wziął"),
+    "ru": ("последняя взятка: укажите, кому она досталась", "укажите, кто взял Д♣"),
+    "cs": ("uveďte, kdo vzal poslední zdvih", "uveďte, kdo vzal Q♣"),
     "eo": ("diru, al kiu iris la lasta truko", "diru, kiu prenis Q♣"),
 }
 
@@ -796,7 +796,7 @@ def test_the_trick_page_s_example_is_in_the_table_s_letters(client):
 # RULES.md: a 3-player Black Maria takes out 2♣; a trick has a card from each player.
 TRICK_REFUSED = {
     "pl": ("Czarna Maria: 2♣ nie należy do talii przy 3 graczach", "nie może mieć 2 kart"),
-    "ru": ("2♣ нет в колоде игры «Чёрная Мария» при 3 игроках", "не 2 карты"),
+    "ru": ("2♣ нет в колоде игры «Чёрная Мария» при 3 игроках", "не может быть 2 карты"),
     "cs": ("2♣ není v balíčku hry Černá Marie pro 3 hráče", "nemůže mít 2 karty"),
     "eo": ("2♣ ne estas en la kartaro de Nigra Maria kun 3 ludantoj", "ne 2 kartoj"),
 }
@@ -897,13 +897,13 @@ def test_slobberhannes_asks_of_its_queen_as_every_game_asks_of_a_card(client, la
 
 
 # A Slobberhannes deal with nobody named for anything: the two tricks at once (the
-# pronoun for both: "je", "их"), then Q♣, in one message.
+# words for both: "czyje to lewy", "кому они достались", "al kiuj"), then Q♣, in one message.
 NOBODY_NAMED = {
     "en": "say who took the first trick and the last trick; say who took Q♣",
-    "pl": "pierwsza lewa i ostatnia lewa: wskaż, kto je wziął; D♣: wskaż, kto wziął",
-    "ru": "первая взятка и последняя взятка: укажите, кто их взял; укажите, кто взял Д♣",
-    "cs": "první zdvih a\u00a0poslední zdvih: uveďte, kdo je vzal; uveďte, kdo vzal Q♣",
-    "eo": "diru, al kiu iris la unua truko kaj la lasta truko; diru, kiu prenis Q♣",
+    "pl": "pierwsza lewa i ostatnia lewa: wskaż, czyje to lewy; D♣: wskaż, kto wziął",
+    "ru": "первая взятка и последняя взятка: укажите, кому они достались; укажите, кто взял Д♣",
+    "cs": "uveďte, kdo vzal první zdvih a\u00a0poslední zdvih; uveďte, kdo vzal Q♣",
+    "eo": "diru, al kiuj iris la unua truko kaj la lasta truko; diru, kiu prenis Q♣",
 }
 
 
@@ -913,3 +913,29 @@ def test_every_question_left_unanswered_is_named_at_once(client, lang):
     mid = client.post("/api/matches", json={**record, "deals": []}).get_json()["id"]
     r = client.post(f"/api/matches/{mid}/deals", json={"taken_by": {}}, headers=HEADERS[lang])
     assert r.status_code == 400 and r.get_json()["error"].endswith(NOBODY_NAMED[lang])
+
+
+# The same, shown alone on the deal form: a message that begins with the tricks' own
+# words (a list of them) begins with a capital, as every message shown alone does.
+SHOWN_ALONE = {
+    "en": "Say who took the first trick and the last trick",
+    "pl": "Pierwsza lewa i ostatnia lewa: wskaż, czyje to lewy",
+    "ru": "Первая взятка и последняя взятка: укажите, кому они достались",
+    "cs": "Uveďte, kdo vzal první zdvih a\u00a0poslední zdvih",
+    "eo": "Diru, al kiuj iris la unua truko kaj la lasta truko",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_message_shown_alone_that_begins_with_a_list_begins_with_a_capital(client, lang):
+    record = {"game": "slobberhannes", "players": ["Ala", "Bartek", "Celina", "Darek"]}
+    mid = client.post("/api/matches", json={**record, "deals": []}).get_json()["id"]
+    page = client.get(f"/m/{mid}/deal", headers=HEADERS[lang]).get_data(as_text=True)
+    seen = {
+        n: re.search(rf'name="{n}" type="hidden" value="([^"]*)"', page)
+        for n in ("expect", "key", "number")
+    }
+    form = {n: m.group(1) for n, m in seen.items() if m}
+    r = client.post(f"/m/{mid}/deal", data=form, headers=HEADERS[lang])
+    shown = visible(r.get_data(as_text=True)).replace("\u00a0", " ")
+    assert r.status_code == 400 and SHOWN_ALONE[lang].replace("\u00a0", " ") in shown

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, Text, _, filled, join, listed, ngettext
+from ..i18n import L_, Text, _, and_list, filled, join, listed, ngettext
 from .tricks import (
     Captured,
     Decision,
@@ -345,7 +345,7 @@ def owners(
                     "say who took %(trick)s",
                     "say who took %(trick)s",
                     len(tricks),
-                    trick=listed(tricks),
+                    trick=and_list(tricks),  # drawn later: its first word a capital where it begins
                 )
             )
         raise EntryError(join("; ", said if is_card(missing[0]) else said[::-1]), what)
