@@ -387,7 +387,7 @@ CSV_HEADER = {
         "rozdający",
         "gracz",
         "miejsce",
-        "wpis",
+        "co wzięto",  # who took what, in the deal
         "punkty",
         "suma",
         "lokata",
@@ -398,7 +398,7 @@ CSV_HEADER = {
         "сдающий",
         "игрок",
         "место за столом",
-        "описание",
+        "что взято",
         "очки",
         "сумма",
         "место",
