@@ -71,7 +71,8 @@ def read_json(raw: bytes | str) -> Any:
     history would each recurse, and one of them would run out of stack a few
     levels after json.loads did not (a 500)."""
     try:
-        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        # a byte-order mark (Windows' Notepad writes one) is no part of the text
+        text = raw.decode("utf-8-sig") if isinstance(raw, bytes) else raw.removeprefix("\ufeff")
         data = json.loads(text)
     except UnicodeDecodeError:
         raise RecordError(_("not JSON: the text is not UTF-8")) from None
@@ -79,7 +80,7 @@ def read_json(raw: bytes | str) -> Any:
         raise RecordError(_("not JSON: nested too deep")) from None
     except json.JSONDecodeError as e:  # where, not the parser's words
         if not text.strip():
-            raise RecordError(_("not JSON: the file is empty")) from None
+            raise RecordError(_("not JSON: it is empty")) from None
         raise RecordError(
             _(
                 "not JSON: cut off or mistyped at line %(line)s, column %(column)s",

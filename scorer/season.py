@@ -16,7 +16,7 @@ import json
 import re
 import zipfile
 import zlib
-from datetime import date
+from datetime import UTC, datetime, timedelta
 
 from .i18n import _, ngettext
 from .match import Match, Standings
@@ -26,7 +26,9 @@ from .record import RecordError, dump, load, read_json, to_results_csv
 RESULTS = "results.csv"
 LEAGUE = "league.csv"
 FOLDER = "matches/"
-DAY = re.compile(r"(\d{4}-\d\d-\d\d)_[^/]*\.json")  # a member's name: the day its match began
+# a member's name: the day its match began, and the time (an older Scorer: the day alone)
+BEGAN = re.compile(r"(\d{4}-\d\d-\d\d)(?:T(\d\d)-(\d\d)-(\d\d))?_[^/]*\.json", re.I)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)  # no match began before (nor after now)
 MEMBERS_MAX = 5000  # records in one ZIP
 MEMBER_MAX = 8 * 1024 * 1024  # bytes of one record, unpacked (the largest match fits)
 TOTAL_MAX = 256 * 1024 * 1024  # bytes of all records, unpacked
@@ -39,7 +41,9 @@ def results(sheets: list[Sheet]) -> list[tuple[str, str, Match, Standings]]:
 
 
 def member_name(sheet: Sheet) -> str:
-    return f"{FOLDER}{sheet.created[:10] or 'match'}_{sheet.pub}.json"
+    """``matches/2025-05-10T19-30-05_<id>.json``: when its match began (UTC)."""
+    began = sheet.created[:19].replace(":", "-") if len(sheet.created) >= 19 else sheet.created[:10]
+    return f"{FOLDER}{began or 'match'}_{sheet.pub}.json"
 
 
 def to_zip(sheets: list[Sheet], league: str = "") -> bytes:
@@ -72,22 +76,54 @@ def _skipped(info: zipfile.ZipInfo) -> bool:
     )
 
 
-def began(filename: str) -> str | None:
-    """The day a member's match began, from its name (``matches/2025-05-10_<id>.json``),
-    or None (a name of another kind, a day that is none)."""
-    found = DAY.fullmatch(filename.rsplit("/", 1)[-1])
+Began = tuple[datetime, bool] | None  # when a member's match began; from its day alone?
+
+
+def began(filename: str) -> Began:
+    """When a member's match began, from its name, and whether the name gave the
+    day alone (an older Scorer's); None for a name of another kind, or a time that
+    is none, before 1970 or after now."""
+    found = BEGAN.fullmatch(filename.rsplit("/", 1)[-1])
+    if not found:
+        return None
+    day, *clock = found.groups()
     try:
-        return date.fromisoformat(found.group(1)).isoformat() if found else None
+        at = datetime.fromisoformat(f"{day}T{':'.join(c or '00' for c in clock)}+00:00")
     except ValueError:
         return None
+    return (at, clock[0] is None) if EPOCH <= at <= datetime.now(UTC) else None
+
+
+def in_order(found: list[tuple[Match, Began]]) -> list[tuple[Match, str | None]]:
+    """The matches in the order they began, each with its start (ISO 8601) or None
+    (dated when imported, after the others). An older Scorer named a member by its
+    day alone and listed the latest changed first: a day's are taken in the
+    opposite order, a second apart, so that they keep it when exported again."""
+    ordered = sorted(
+        range(len(found)),
+        key=lambda i: (found[i][1][0], -i if found[i][1][1] else i) if found[i][1] else (EPOCH, i),
+    )
+    dated = [i for i in ordered if found[i][1]] + [i for i in ordered if not found[i][1]]
+    out: list[tuple[Match, str | None]] = []
+    last: datetime | None = None
+    for i in dated:
+        match, when = found[i]
+        if when is None:
+            out.append((match, None))
+            continue
+        at = when[0]
+        if when[1] and last is not None and at <= last and at.date() == last.date():
+            at = last + timedelta(seconds=1)  # the day's next, in its place
+        last = at
+        out.append((match, at.isoformat()))
+    return out
 
 
 def read_zip(raw: bytes) -> list[tuple[Match, str | None]]:
     """The matches of a season ZIP, each checked as an imported record is
-    (``record.load``), with the day it began (``began``), in the order they began
-    (a day from the ZIP's order; those without one last, as they come). RecordError
-    names the first member that is not a record or cannot stand (nothing is to be
-    imported then)."""
+    (``record.load``), with when it began (``in_order``), in the order they began.
+    RecordError names the first member that is not a record or cannot stand
+    (nothing is to be imported then)."""
     try:
         zf = zipfile.ZipFile(io.BytesIO(raw))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError):
@@ -125,4 +161,4 @@ def read_zip(raw: bytes) -> list[tuple[Match, str | None]]:
             matches.append((match, began(info.filename)))
         if not matches:
             raise RecordError(_("this ZIP holds no game record"))
-    return sorted(matches, key=lambda m: m[1] or "9999")  # stable: a day's in the ZIP's order
+    return in_order(matches)

@@ -358,3 +358,27 @@ def test_an_undo_taken_twice_says_it_is_undone_already(db):
     with pytest.raises(store.Stale, match="deal 1 was changed again after that"):
         store.undo(db, m.id, first)
     assert deals_of(db, m) == [TWO]
+
+
+def test_a_settled_choice_and_a_set_up_change_undone_twice_say_so_too(db):
+    """The same for "keep deal 1 as stored" and for a change of the players' names;
+    and a deal undone twice with another phone's different entry of it between the
+    two (a choice waits: not a change of the deal)."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
+    kept = store.choose(db, m.id, cid, "keep")
+    store.undo(db, m.id, kept.event)
+    with pytest.raises(store.Stale, match="^this change is undone already$"):
+        store.undo(db, m.id, kept.event)
+    renamed = store.change_setup(
+        db, m.id, ["Ala", "Bartek", "Cela"], store.get(db, m.id).match.options
+    )
+    store.undo(db, m.id, renamed.event)
+    with pytest.raises(store.Stale, match="^this change is undone already$"):
+        store.undo(db, m.id, renamed.event)
+    second = store.record_deal(db, m.id, 2, TWO)
+    store.undo(db, m.id, second.event)
+    store.record_deal(db, m.id, 1, ONE_TYPO)  # deal 1 again, otherwise: a choice
+    with pytest.raises(store.Stale, match="^this change is undone already$"):
+        store.undo(db, m.id, second.event)

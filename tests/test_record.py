@@ -167,6 +167,10 @@ def test_replay_prints_computed(runner, tmp_path):
     assert json.loads(r.stdout)["totals"] == [24, 28, 34]
     r = replay(runner, tmp_path, json.dumps(EXAMPLE), stdin=True)
     assert r.exit_code == 0 and json.loads(r.stdout)["per_deal"][1] == [7, 5, 31]
+    # saved by an editor that writes a byte-order mark first (Windows' Notepad)
+    (tmp_path / "bom.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(EXAMPLE).encode())
+    r = runner.invoke(args=["replay", str(tmp_path / "bom.json")])
+    assert r.exit_code == 0 and json.loads(r.stdout)["totals"] == [24, 28, 34]
 
 
 BAD_DEAL_3 = json.dumps(
@@ -184,7 +188,7 @@ BAD_DEAL_3 = json.dumps(
         (BAD_DEAL_3, "deal 3: hearts add up to 14, but 13 are in play"),
         ("{not json", "not JSON: cut off or mistyped at line 1, column 2"),  # where it is
         ("[" * 100_000, "not JSON"),
-        ("", "not JSON: the file is empty"),
+        ("", "not JSON: it is empty"),
     ],
 )
 def test_replay_refuses_in_one_line_exit_1(runner, tmp_path, text, message):

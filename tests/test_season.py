@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+import time
 import zipfile
 
 import pytest
@@ -57,11 +58,15 @@ def results(body: bytes) -> list[list]:
     return list(csv.reader(io.StringIO(text[1:])))
 
 
+def installation(app, folder, name: str):
+    """Another installation as the test app is set up, with its own database."""
+    same = {k: app.config[k] for k in ("TESTING", "SECRET_KEY", "WTF_CSRF_ENABLED")}
+    return create_app({**same, "DATABASE": str(folder / f"{name}.db")}).test_client()
+
+
 @pytest.fixture
 def fresh(app, tmp_path):
-    """A second installation as the test app is set up, with its own database."""
-    same = {k: app.config[k] for k in ("TESTING", "SECRET_KEY", "WTF_CSRF_ENABLED")}
-    return create_app({**same, "DATABASE": str(tmp_path / "fresh.db")}).test_client()
+    return installation(app, tmp_path, "fresh")
 
 
 def season_of(client) -> list[dict]:
@@ -94,7 +99,8 @@ def test_a_season_goes_out_as_a_zip_and_comes_back_the_same(app, client, fresh):
     names = sorted(members(out))
     assert len(names) == 7 and names[0] == "league.csv" and names[-1] == "results.csv"
     assert all(
-        re.fullmatch(r"matches/\d{4}-\d\d-\d\d_[A-Za-z0-9_-]{12}\.json", n) for n in names[1:-1]
+        re.fullmatch(r"matches/\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d_[A-Za-z0-9_-]{12}\.json", n)
+        for n in names[1:-1]
     )
     sent = records(out)
     assert {r["game"] for r in sent} == {
@@ -240,3 +246,55 @@ def test_a_season_moved_to_another_phone_keeps_its_days_and_its_league(app, clie
     league = client.get("/players/league.csv?year=2025").get_data(as_text=True)
     assert league.count("\n") == 4  # a heading and the three players
     assert fresh.get("/players/league.csv?year=2025").get_data(as_text=True) == league
+
+
+def test_an_older_scorers_zip_and_a_second_move_keep_a_days_order(app, client, fresh, tmp_path):
+    """An older Scorer named each member by its day alone and listed the latest
+    changed first: one evening's three matches are taken oldest first (the ZIP's
+    order reversed), a second apart, so that moved on again they keep that order.
+    A day before 1970 or after today is no day: the match is dated when imported."""
+    names = ["Ala", "Bartek", "Celina"]
+
+    def in_names_order(body: bytes) -> list:
+        """Each record's first deal's hearts, its members sorted by name (when it began)."""
+        held = members(body)
+        return [
+            json.loads(held[n])["deals"][0]["hearts"] for n in sorted(held) if n.endswith(".json")
+        ]
+
+    played = [[4, 6, 3], [3, 4, 6], [6, 3, 4]]  # in the order they began that evening
+    records = [
+        {
+            "game": "black_maria",
+            "players": names,
+            "deals": [{"hearts": h, "taken_by": {"QS": 0, "KS": 1, "AS": 1}}],
+        }
+        for h in played
+    ]
+    older = zip_of(
+        {
+            f"matches/2025-05-10_{'abcdefghijk' + str(k)}.json": json.dumps(records[k])
+            for k in (2, 1, 0)
+        }
+    )
+    assert upload(fresh, older).status_code == 302
+    moved = fresh.get("/season.zip").data
+    assert in_names_order(moved) == played  # by their names' times: 2025-05-10T00-00-00, -01, -02
+    assert all(
+        n.startswith("matches/2025-05-10T00-00-0") for n in members(moved) if n.endswith(".json")
+    )
+    third = installation(app, tmp_path, "third")
+    assert upload(third, moved).status_code == 302
+    again = third.get("/season.zip").data
+    assert in_names_order(again) == played
+    # a day no match began on: dated the day of the import
+    strange = zip_of(
+        {
+            "matches/1900-01-01_x.json": json.dumps(records[0]),
+            "matches/2099-01-01_y.json": json.dumps(records[1]),
+        }
+    )
+    fourth = installation(app, tmp_path, "fourth")
+    assert upload(fourth, strange).status_code == 302
+    days = {row[1] for row in results(fourth.get("/season.zip").data)[1:]}
+    assert days == {time.strftime("%Y-%m-%d", time.gmtime())}

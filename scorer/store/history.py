@@ -56,6 +56,8 @@ def undo(
         if rows and rows[0]["kind"] == "setup":
             now_setup = {"players": stored.match.players, "options": stored.match.options}
             if now_setup != json.loads(rows[0]["entry"]):
+                if _undone_already(db, stored.id, event_id, "kind = 'setup'"):
+                    raise Stale(_("this change is undone already"))
                 raise Stale(
                     _(
                         "the players or options were changed again after that: undo "
@@ -77,12 +79,8 @@ def undo(
         number = stored.number_of(event["deal_id"])
         gone = deal is None or deal[2] is not None
         if deal is None or deal[0] != event["rev"] or gone != (event["kind"] == "delete"):
-            last = db.execute(  # the deal's latest change: this one's undo (another phone's)?
-                "select undoes from events where match_id = ? and deal_id = ? and kind != 'same' "
-                "order by id desc limit 1",
-                [stored.id, event["deal_id"]],
-            ).fetchone()
-            if last and last[0] == event_id:
+            changes = f"deal_id = {int(event['deal_id'])} and kind in {DEAL_CHANGES}"
+            if _undone_already(db, stored.id, event_id, changes):
                 raise Stale(_("this change is undone already"), number)
             raise Stale(
                 _(
@@ -136,12 +134,28 @@ def undo(
     return out[0]
 
 
+DEAL_CHANGES = "('add', 'edit', 'delete', 'restore')"  # the kinds that change a deal
+
+
+def _undone_already(db: Database, match_id: int, event_id: int, which: str) -> bool:
+    """Whether the latest of the match's changes ``which`` (an SQL condition on
+    events) is the undo of ``event_id``: another phone took it back first."""
+    last = db.execute(
+        f"select undoes from events where match_id = ? and {which} order by id desc limit 1",
+        [match_id],
+    ).fetchone()
+    return bool(last) and last[0] == event_id
+
+
 def _reopen(db: Database, stored, event: dict) -> Change:
     """Undo of "keep deal N as stored": the other entry waits for the choice again."""
     closed = db.execute(
         "select id from conflicts where closed = ? and match_id = ?", [event["id"], stored.id]
     ).fetchone()
     number = stored.number_of(event["deal_id"])
+    settled = f"deal_id = {int(event['deal_id'])} and kind in ('keep', 'reopen')"
+    if closed is None and _undone_already(db, stored.id, event["id"], settled):
+        raise Stale(_("this change is undone already"), number)
     if closed is None or number is None:
         raise Stale(
             _(

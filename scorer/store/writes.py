@@ -189,8 +189,8 @@ def create(
     began: str | None = None,
 ) -> Stored:
     """Store a checked match (its deals already folded), with a new public id
-    and edit key; ``browser`` scores it; ``began``: the day it began, when that
-    was before (a season imported: ``2025-05-10``), else now. Returns it as stored."""
+    and edit key; ``browser`` scores it; ``began``: when it began, if before now
+    (a season imported: ``2025-05-10T19:30:05+00:00``). Returns it as stored."""
     with writing(db):
         stamp = now()
         match_id = (
@@ -201,7 +201,7 @@ def create(
                     "options": json.dumps(match.options),
                     "players": _dump(match.players),
                     "first_dealer": match.first_dealer,
-                    "created": f"{began}T00:00:00+00:00" if began else stamp,
+                    "created": began or stamp,
                     "updated": stamp,
                     "version": 1,
                     "pub": schema.new_id(),

@@ -304,7 +304,7 @@ def season_import():
         matches = read_zip(upload.read() if upload else b"")
     except RecordError as e:
         return season(_("Nothing imported: %(why)s", why=e.message))
-    for match, day in matches:  # in the order they began: the latest heads the home page
-        store.create(db(), match, kind="import", browser=access.browser(), began=day)
+    for match, start in matches:  # in the order they began: the latest heads the home page
+        store.create(db(), match, kind="import", browser=access.browser(), began=start)
     flash(ngettext("%(num)s match imported.", "%(num)s matches imported.", len(matches)))
     return redirect(url_for(".season"))
