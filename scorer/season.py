@@ -130,6 +130,11 @@ def read_zip(raw: bytes) -> list[tuple[Match, str | None]]:
         raise RecordError(_("this file is not a ZIP archive")) from None
     with zf:
         members = [info for info in zf.infolist() if not _skipped(info)]
+        seen: set[str] = set()
+        for info in members:  # one match would be imported, and rated, twice
+            if info.filename in seen:
+                raise RecordError(_("%(member)s is in this ZIP twice", member=info.filename[:80]))
+            seen.add(info.filename)
         if len(members) > MEMBERS_MAX:
             raise RecordError(
                 ngettext(

@@ -148,6 +148,22 @@ def test_the_results_csv(client):
     assert results(client.get("/season.zip").data) == list(csv.reader(io.StringIO(text[1:])))
 
 
+def test_a_member_twice_in_the_zip_is_named_and_nothing_is_imported(client, fresh):
+    """A ZIP may hold one name twice (an archiver adding a file again): the match
+    would be imported, and rated, twice."""
+    create(client, "black_maria", M1.match.deals, ["Ala", "Bartek", "Celina"], {"target": 40})
+    held = members(client.get("/season.zip").data)
+    ((name, body),) = [(n, b) for n, b in held.items() if n.endswith(".json")]
+    out = io.BytesIO()
+    with pytest.warns(UserWarning), zipfile.ZipFile(out, "w") as zf:  # "Duplicate name"
+        zf.writestr(name, body)
+        zf.writestr(name, body)
+    r = upload(fresh, out.getvalue())
+    assert r.status_code == 400
+    assert alert(r.get_data(as_text=True)) == f"Nothing imported: {name} is in this ZIP twice"
+    assert season_of(fresh) == []
+
+
 def test_a_bad_member_is_named_and_nothing_is_imported(client, fresh):
     create(client, "black_maria", M1.match.deals, ["Ala", "Bartek", "Celina"], {"target": 40})
     good = members(client.get("/season.zip").data)
