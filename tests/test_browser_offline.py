@@ -130,7 +130,7 @@ def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     assert stored_deals(live_server, sheet) == []
     # the network is back: the deal is sent, the sheet follows without a reload
     restore_network(page)
-    # at once when the "online" event finds the line up, else at the queue's next try
+    # at once when the "online" event finds the line up (0.1 s here), else at the next try
     # (static/queue.js: RETRY, 5 s), as the other tests here wait
     expect(note).to_have_text("Deal 1 saved.", timeout=12000)
     expect(page.locator("table.deals tbody tr")).to_have_count(1)
