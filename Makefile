@@ -50,10 +50,12 @@ caddy:
 	  && { systemctl disable --now caddy.service 2>/dev/null || true; }; }
 
 # The tests' other tools: certutil (libnss3-tools) has the test browser trust Caddy's
-# local authority, zbarimg (zbar-tools) reads the QR codes from screenshots.
+# local authority, zbarimg (zbar-tools) reads the QR codes from screenshots, openssl
+# makes the certificates the trust page's name and fingerprint are read from.
 test-tools: chromium caddy
-	@command -v certutil >/dev/null && command -v zbarimg >/dev/null || { apt-get update -q \
-	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libnss3-tools zbar-tools; }
+	@command -v certutil >/dev/null && command -v zbarimg >/dev/null && command -v openssl >/dev/null \
+	  || { apt-get update -q \
+	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libnss3-tools zbar-tools openssl; }
 
 # Debian's wrk, the HTTP load of bench/serve.py.
 wrk:
