@@ -99,14 +99,14 @@ def in_order(found: list[tuple[Match, Began]]) -> list[tuple[Match, str | None]]
     (dated when imported, after the others). An older Scorer named a member by its
     day alone and listed the latest changed first: a day's are taken in the
     opposite order, a second apart, so that they keep it when exported again."""
-    ordered = sorted(
-        range(len(found)),
-        key=lambda i: (found[i][1][0], -i if found[i][1][1] else i) if found[i][1] else (EPOCH, i),
+    dated = sorted(
+        (i for i, (_m, when) in enumerate(found) if when),
+        key=lambda i: (found[i][1][0], -i if found[i][1][1] else i),
     )
-    dated = [i for i in ordered if found[i][1]] + [i for i in ordered if not found[i][1]]
+    undated = [i for i, (_m, when) in enumerate(found) if not when]
     out: list[tuple[Match, str | None]] = []
     last: datetime | None = None
-    for i in dated:
+    for i in dated + undated:
         match, when = found[i]
         if when is None:
             out.append((match, None))

@@ -226,7 +226,7 @@ def test_no_trust_page_without_the_tables_authority(tmp_path):
 def self_signed(tmp_path, name: str, *more: str, subject: str = "CN") -> str:
     """A root certificate named ``name`` (Debian's openssl), as PEM text."""
     if not shutil.which("openssl"):
-        pytest.skip("openssl is missing")
+        pytest.skip("Debian's openssl is not installed (make test installs it)")
     key, crt = tmp_path / "ca.key", tmp_path / "ca.crt"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
