@@ -11,12 +11,12 @@ from flask import Flask, request
 from flask.sessions import SecureCookieSessionInterface
 from flask_compress import Compress
 from flask_talisman import Talisman
-from flask_wtf.csrf import CSRFProtect
 from werkzeug.routing import BaseConverter, IntegerConverter
 
 from . import assets, i18n, store
 from .cli import register_cli
 from .web import register
+from .web.access import SameOrigin
 
 ROOT = Path(__file__).resolve().parent.parent
 # Largest body a request may carry: the largest match allowed (record.DEALS_MAX
@@ -149,7 +149,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.session_interface = SessionInterface()
 
     i18n.init_app(app)  # Flask-Babel, the locale, the language switch
-    CSRFProtect(app)
+    SameOrigin(app)  # the browser's word on where a write comes from, else the token
     app.after_request(_bare_304)  # before Talisman's hook: runs after it
     Talisman(
         app,

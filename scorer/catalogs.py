@@ -92,10 +92,12 @@ def _tidy(path: Path, source: bool = False) -> None:
     with open(path, "rb") as f:
         catalog = read_po(f)
     marked = [m for m in catalog if m.id and m.fuzzy and not _translated(m)]
-    plain = [m for m in catalog if m.id and source and not _translated(m)]
+    # the source language's: each message as it is, a fuzzy suggestion (another
+    # message's words) replaced too
+    plain = [m for m in catalog if m.id and source and (m.fuzzy or not _translated(m))]
     if not marked and not plain:
         return
-    for m in marked:
+    for m in marked + plain:
         m.flags.discard("fuzzy")
     for m in plain:
         m.string = tuple(m.id) if m.pluralizable else m.id

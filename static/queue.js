@@ -159,14 +159,22 @@
 
   // --- sending -----------------------------------------------------------------
 
-  // The server's outcome ({outcome, message, number, go}); {outcome: "waiting"} when
-  // no answer came (no network, or no server behind it).
+  // The answers that settle an entry (scorer/web/entry.py's ``told``); "waiting" with a
+  // number is the server's "a deal before it comes first".
+  var OUTCOMES = { saved: 1, same: 1, conflict: 1, refused: 1, present: 1, waiting: 1 };
+
+  // The server's outcome ({outcome, message, number, go}). Only the queue's own answer
+  // (JSON, with one of OUTCOMES) settles anything: no answer (no network, no server
+  // behind it), or any other (a proxy's error page, a 500, a login page), is
+  // {outcome: "waiting"} (with ``trouble``, its status): the entry stays and is tried
+  // again. Nothing leaves the phone on an answer it cannot read.
   function send(item, now) {
     var stop = window.AbortController ? new AbortController() : null;
     var timer = stop && setTimeout(function () { stop.abort(); }, PATIENCE);
+    var waiting = function (r) { return { outcome: "waiting", trouble: r.status || -1 }; };
     return fetch(item.action, {
       method: "POST",
-      body: new URLSearchParams(item.fields),
+      body: new URLSearchParams(current(item.fields)),
       headers: { "X-Scorer-Queue": now ? "now" : "1" },
       credentials: "same-origin",
       redirect: "manual",
@@ -174,13 +182,23 @@
       signal: stop ? stop.signal : undefined
     }).then(function (r) {
       clearTimeout(timer);
-      if (r.status === 0 || r.status >= 500) return { outcome: "waiting" };
-      if (r.type === "opaqueredirect" || (r.status >= 300 && r.status < 400)) return { outcome: "present" };
-      return r.json().catch(function () { return { outcome: "present" }; });
+      if ((r.headers.get("Content-Type") || "").indexOf("application/json") !== 0) return waiting(r);
+      return r.json().then(function (answer) {
+        return answer && OUTCOMES[answer.outcome] === 1 ? answer : waiting(r);
+      }, function () { return waiting(r); });
     }, function () {
       clearTimeout(timer);
       return { outcome: "waiting" };
     });
+  }
+
+  // An entry's fields as sent now: with this page's form token, not the one of the
+  // page it was typed on (its session may be gone with a browser closed since; the
+  // server takes a same-origin request without it, an old browser needs a live one).
+  function current(fields) {
+    var token = document.querySelector("input[name=csrf_token]");
+    if (!token) return fields;
+    return fields.map(function (p) { return p[0] === "csrf_token" ? [p[0], token.value] : p; });
   }
 
   // An entry the server has: its key never sent again, and the deals its answer names
@@ -272,9 +290,12 @@
       var outcome = answer.outcome;
       if (outcome === "waiting") {
         if (answer.number) { // the server's "not yet": said, and tried again on its own
-          if (item.waits !== answer.message) { update(item.key, { waits: answer.message || "?" }); notes(); }
+          if (item.waits !== answer.message) { update(item.key, { waits: answer.message || "?", trouble: null }); notes(); }
           skip[item.home] = true;
           flush(skip);
+        } else if ((item.trouble || null) !== (answer.trouble || null)) {
+          update(item.key, { trouble: answer.trouble || null }); // said on the sheet
+          notes();
         }
         return;
       }
@@ -312,10 +333,20 @@
     var waiting = queue().filter(mine);
     box.textContent = "";
     told.forEach(function (message) { line(box, message); });
+    // waiting for the connection: one line for them all ("Deals 2–11: …"), and one
+    // for an answer the server gave that was not the queue's (its error page)
+    var plain = waiting.filter(function (q) { return !q.held && !q.waits; });
+    var numbers = plain.filter(function (q) { return q.number; }).map(function (q) { return q.number; });
+    plain.forEach(function (q) {
+      if (numbers.length < 2 || !q.number) line(box, box.getAttribute("data-waiting").replace("{what}", q.label));
+    });
+    if (numbers.length > 1) line(box, box.getAttribute("data-waiting-many").replace("{list}", spans(numbers)));
+    var trouble = plain.filter(function (q) { return q.trouble; })[0];
+    if (trouble) line(box, box.getAttribute("data-trouble").replace("{code}", String(trouble.trouble)));
     waiting.forEach(function (q) {
-      // waiting for the connection; or for a deal before it that is not in (it goes in
-      // on its own once that one is); or held, refused, until it is put right
-      if (!q.held && !q.waits) { line(box, box.getAttribute("data-waiting").replace("{what}", q.label)); return; }
+      // for a deal before it that is not in (it goes in on its own once that one is);
+      // or held, refused, until it is put right
+      if (!q.held && !q.waits) return;
       var p = q.held ? line(box, box.getAttribute("data-held").replace("{what}", q.label).replace("{why}", q.held))
         : line(box, box.getAttribute("data-waits").replace("{what}", q.label).replace("{why}", q.waits));
       var open = button(box.getAttribute("data-open"), function () { reopen(q); });
@@ -374,6 +405,16 @@
     var fields = aside.draft.fields.filter(function (pair) { return pair[0] !== "csrf_token"; });
     write(DRAFT + path(aside.form.action), null); // the page the server draws holds it
     post(aside.form.action, csrf ? fields.concat([["csrf_token", csrf.value]]) : fields);
+  }
+
+  // Deal numbers as runs: [2, 3, 4, 5, 7] → "2–5, 7".
+  function spans(numbers) {
+    var sorted = numbers.slice().sort(function (a, b) { return a - b; });
+    var out = [];
+    sorted.forEach(function (n, i) {
+      if (i && n === sorted[i - 1] + 1) out[out.length - 1][1] = n; else out.push([n, n]);
+    });
+    return out.map(function (r) { return r[0] === r[1] ? String(r[0]) : r[0] + "–" + r[1]; }).join(", ");
   }
 
   function line(box, text) {

@@ -174,6 +174,8 @@ def register(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def csrf_error(e):
+        if entry.queued():  # an old browser's entry whose session is gone: it waits
+            return entry.told("waiting", "", 400, trouble=400)
         return render_template(
             "error.html",
             code=400,
@@ -191,6 +193,8 @@ def register(app: Flask) -> None:
             "(JSON) can still be downloaded.",
             why=e.message,
         )
+        if entry.queued():
+            return entry.told("refused", message, 409)
         if wants_json():
             return jsonify(error=message), 409
         return render_template("error.html", code=409, message=message), 409
@@ -207,6 +211,8 @@ def register(app: Flask) -> None:
             else (412 if isinstance(e, Stale) and wants_json() else 409)
         )
         message = _("%(why)s: nothing was changed.", why=e.message[:1].upper() + e.message[1:])
+        if entry.queued():
+            return entry.told("refused", message, code)
         if wants_json():
             return jsonify(error=message), code
         return render_template("error.html", code=code, message=message), code
@@ -236,6 +242,10 @@ def register(app: Flask) -> None:
             or _("Something went wrong; nothing was changed.")
         )
         headers = {"WWW-Authenticate": "Bearer"} if e.code == 401 else {}
+        if entry.queued():  # the phone keeps the entry: to try again, or held with why
+            if e.code >= 500:
+                return entry.told("waiting", "", e.code, trouble=e.code)
+            return entry.told("refused", message, e.code)
         if wants_json():
             return jsonify(error=message), e.code, headers
         return render_template("error.html", code=e.code, message=message), e.code, headers

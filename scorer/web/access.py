@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 import secrets
+from urllib.parse import urlsplit
 
-from flask import Flask, abort, g, request
+from flask import Flask, abort, current_app, g, request
+from flask_wtf.csrf import CSRFProtect
 from werkzeug.exceptions import Forbidden, Unauthorized
 
 from .. import store
@@ -122,3 +124,34 @@ def init_app(app: Flask) -> None:
                 secure=request.is_secure,
             )
         return response
+
+
+class SameOrigin(CSRFProtect):
+    """Cross-site request forgery refused by what the browser says of the request,
+    as OWASP's Fetch Metadata defense and Go's CrossOriginProtection do: a write
+    the browser marks ``Sec-Fetch-Site: same-origin`` (every browser with a
+    service worker sends it), or whose ``Origin`` is this server, comes from one of
+    Scorer's own pages and passes. Only a request without either (an old browser)
+    is asked for the form's token, as before.
+
+    So a deal that waited on a phone whose browser was closed meanwhile (its
+    session cookie, and the token tied to it, gone) is still taken when the
+    network is back: nothing it carries can expire. The scorer's right to change
+    the match is still its long-lived cookie (``browser``), sent SameSite=Lax."""
+
+    def protect(self, apply_exemptions=False):
+        if request.method in current_app.config["WTF_CSRF_METHODS"] and same_origin():
+            g.csrf_valid = True  # the forms' own token check stands down (Flask-WTF)
+            return
+        super().protect(apply_exemptions=apply_exemptions)
+
+
+def same_origin() -> bool:
+    """The browser says this request comes from a page of this server."""
+    site = request.headers.get("Sec-Fetch-Site")
+    if site is not None:
+        return site == "same-origin"
+    origin = request.headers.get("Origin")
+    if not origin or origin == "null":
+        return False
+    return urlsplit(origin).netloc.lower() == request.host.lower()

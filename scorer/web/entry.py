@@ -208,6 +208,8 @@ def deal_page(stored: store.Stored, number: int | None):
                 error, formdata = e.message, before
             if posted is None and error is None:  # drawn as the next deal's, which it is now
                 error = sentence(stored.match.words("not_yet", n=plan.number))
+            if queued():  # a step is the server's page to draw, with what was typed
+                return told("present", "", 409)
             return render_deal(
                 stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
             )
@@ -220,7 +222,7 @@ def deal_page(stored: store.Stored, number: int | None):
             )
         entry = entry_from_form(fields, names, form)
         if gone is not None:
-            return deleted_meanwhile(stored, gone, entry)
+            return met_a_delete(stored, gone, entry, number, formdata, posted)
         change = save_deal(
             stored.pub, number, entry, mark, form.key.data or None, stored.match, deal
         )
@@ -261,7 +263,7 @@ def deal_page(stored: store.Stored, number: int | None):
             fresh = match_or_404(stored.pub)
             gone = store.deleted_deal(db(), fresh, e.deal_id)
             if gone is not None:
-                return deleted_meanwhile(fresh, gone, entry)
+                return met_a_delete(fresh, gone, entry, number, formdata, posted)
         error = _("%(why)s: nothing was saved.", why=sentence(e.message))
         posted = None  # drawn afresh: saved again, it is meant as the deal is now
     except store.NotFound as e:
@@ -464,12 +466,30 @@ def choose(match_id: str, conflict: int):
 # --- a deal deleted meanwhile ---------------------------------------------------------
 
 
-def deleted_meanwhile(stored: store.Stored, gone: dict, entry: dict):
+def met_a_delete(stored: store.Stored, gone: dict, entry: dict, number, formdata, posted):
+    """An edit whose deal was deleted on another phone meanwhile. An entry that could
+    not stand as that deal is refused as any save is: its form again, with what was
+    typed and why (the queue holds it with the reason). One that could is offered to
+    bring the deal back with it (the queue has the page drawn: ``present``)."""
+    mine = side(gone["match"], gone["number"], entry)
+    if mine["error"]:
+        error = sentence(mine["error"])
+        if queued():
+            return told("refused", error, 400)
+        return render_deal(
+            stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
+        )
+    if queued():
+        return told("present", "", 409)
+    return deleted_meanwhile(stored, gone, entry, mine)
+
+
+def deleted_meanwhile(stored: store.Stored, gone: dict, entry: dict, mine: dict | None = None):
     """An edit that met the deal's delete on another phone: what was typed, and
     the choice to bring the deal back with it or to let it go."""
     number = gone["number"]
     back = fold(gone["match"])
-    mine = side(gone["match"], number, entry)
+    mine = mine or side(gone["match"], number, entry)
     return render_template(
         "deleted.html",
         match_id=stored.pub,

@@ -1,0 +1,103 @@
+"""Nothing a phone holds is lost to what a phone does (issue 35), in Chromium at
+390×844: a browser closed and opened again with deals waiting (a persistent
+profile: its session cookie gone, its storage kept); an answer that is not the
+queue's own (a proxy's error page) keeps the deal waiting; several waiting deals
+take one line. Black Maria figures worked by hand from RULES.md: a heart 1, Q♠ 13,
+K♠ 10, A♠ 7."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from scorer.web.access import COOKIE
+
+from .conftest import UNREACHABLE
+from .test_browser_offline import cut_network, enter, phone, restore_network, start, stored_deals
+from .test_browser_sharing import fill_deal
+
+pytestmark = pytest.mark.browser
+
+D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
+D2 = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}  # 5, 5, 21 … as typed
+
+
+def opened(browser_type, launch, context_args, profile):
+    """Chromium on its own profile folder, as a phone's browser is started."""
+    return browser_type.launch_persistent_context(str(profile), **launch, **context_args)
+
+
+def test_deals_waiting_through_a_browser_restart_are_sent(
+    browser_type, browser_type_launch_args, browser_context_args, live_server, tmp_path
+):
+    """B saves deals 1 and 2 offline; the browser is closed (a phone's OS kills it)
+    and opened again, still offline, then the network comes back: both are sent,
+    once, though the token of the page they were typed on died with the session."""
+    profile = tmp_path / "phone"
+    browser = opened(browser_type, browser_type_launch_args, browser_context_args, profile)
+    page = browser.pages[0] if browser.pages else browser.new_page()
+    sheet = start(page, live_server)
+    enter(page)
+    cut_network(page)
+    for deal, number in ((D1, 1), (D2, 2)):
+        fill_deal(page, deal["hearts"], *(deal["taken_by"][c] for c in ("QS", "KS", "AS")))
+        page.get_by_role("button", name=f"Save deal {number}").tap()
+        expect(page.locator("#queue-note")).to_contain_text("waiting for the connection")
+        if number == 1:
+            enter(page)
+    # two deals waiting: one line for both
+    expect(page.locator("#queue-note")).to_have_text(
+        "Deals 1–2: not saved yet — waiting for the connection."
+    )
+    me = phone(page)
+    had = {c["name"] for c in browser.cookies()}
+    assert "session" in had  # the forms' token lives in it
+    browser.close()
+
+    browser = opened(browser_type, browser_type_launch_args, browser_context_args, profile)
+    kept = {c["name"] for c in browser.cookies()}
+    assert COOKIE in kept and "session" not in kept  # as a real restart leaves them
+    page = browser.pages[0] if browser.pages else browser.new_page()
+    browser.set_offline(True)
+    browser.route("**/*", lambda route: route.abort("internetdisconnected"))
+    page.goto(sheet)  # the sheet as the service worker kept it
+    expect(page.locator("#queue-note")).to_have_text(
+        "Deals 1–2: not saved yet — waiting for the connection."
+    )
+    assert stored_deals(live_server, sheet) == []
+    restore_network(page)
+    expect(page.locator("table.deals tbody tr:not(.waiting, .waiting-note)")).to_have_count(
+        2, timeout=15000
+    )
+    expect(page.locator("#queue-note")).to_contain_text("Deal 2 saved.")
+    assert stored_deals(live_server, sheet) == [D1, D2]
+    assert UNREACHABLE.isdisjoint({me})
+    browser.close()
+
+
+def test_an_answer_that_is_not_the_queue_s_keeps_the_deal(page, live_server):
+    """A proxy in front of Scorer answers the save with its own error page (Caddy
+    while gunicorn restarts: a 502 in HTML): the deal stays on the phone, the sheet
+    says why, and it is sent when the server answers again."""
+    sheet = start(page, live_server)
+    enter(page)
+    fill_deal(page, [4, 6, 3], 0, 1, 1)
+    answers = []
+
+    def proxy_error(route):
+        answers.append(route.request.url)
+        route.fulfill(status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>")
+
+    page.route(
+        "**/deal",
+        lambda route: proxy_error(route) if route.request.method == "POST" else route.continue_(),
+    )
+    page.get_by_role("button", name="Save deal 1").tap()
+    note = page.locator("#queue-note")
+    expect(note).to_contain_text("Deal 1: not saved yet — waiting for the connection.")
+    expect(note).to_contain_text("The server answered with an error (502)", timeout=12000)
+    assert stored_deals(live_server, sheet) == []
+    page.unroute("**/deal")
+    expect(note).to_have_text("Deal 1 saved.", timeout=12000)
+    assert stored_deals(live_server, sheet) == [D1]
+    assert answers  # the error page was met
