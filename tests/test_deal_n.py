@@ -382,3 +382,52 @@ def test_a_settled_choice_and_a_set_up_change_undone_twice_say_so_too(db):
     store.record_deal(db, m.id, 1, ONE_TYPO)  # deal 1 again, otherwise: a choice
     with pytest.raises(store.Stale, match="^this change is undone already$"):
         store.undo(db, m.id, second.event)
+
+
+def test_a_page_s_last_deal_deleted_from_the_middle_moves_its_next_deal_up(db):
+    """The table's evening (issue 35): A enters deals 1 and 2; B, which has seen deal
+    2, types deal 3 offline; A types the same deal 3, then deletes deal 2 (entered
+    twice by mistake). B's deal 3 is A's deal 3, now deal 2: the same deal, said so,
+    never stored a second time (it was: deal 1, deal 3, deal 3 again)."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, ONE)  # deal 1 entered twice
+    b_saw = store.get(db, m.id).next_mark()
+    store.record_deal(db, m.id, 3, TWO)
+    store.delete_deal(db, m.id, 2)
+    change = store.record_deal(db, m.id, 3, TWO, anchor=b_saw)
+    assert (change.kind, change.number) == ("same", 2)
+    assert deals_of(db, m) == [ONE, TWO]
+    # B's deal 4, typed after it: the next deal, deal 3
+    change = store.record_deal(db, m.id, 4, THREE, anchor=b_saw)
+    assert (change.kind, change.number) == ("add", 3)
+    assert deals_of(db, m) == [ONE, TWO, THREE]
+
+
+def test_a_page_s_last_deal_deleted_from_the_middle_meets_a_different_entry(db):
+    """As above, B's deal 3 differs from A's: a choice on deal 2 (A's deal 3 now),
+    nothing appended."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, ONE)
+    b_saw = store.get(db, m.id).next_mark()
+    store.record_deal(db, m.id, 3, TWO)
+    store.delete_deal(db, m.id, 2)
+    change = store.record_deal(db, m.id, 3, THREE, anchor=b_saw)
+    assert (change.kind, change.number) == ("conflict", 2)
+    assert deals_of(db, m) == [ONE, TWO]
+
+
+def test_an_undo_re_entered_keeps_the_page_s_deals_after_it(db):
+    """Deal 2 undone when it was the last (to be entered again), entered again, then
+    deal 3: B's deal 3 from a page drawn after the first deal 2 is that deal 3."""
+    m = new_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, ONE_TYPO)
+    b_saw = store.get(db, m.id).next_mark()
+    store.delete_deal(db, m.id, 2)
+    store.record_deal(db, m.id, 2, TWO)
+    store.record_deal(db, m.id, 3, THREE)
+    change = store.record_deal(db, m.id, 3, THREE, anchor=b_saw)
+    assert (change.kind, change.number) == ("same", 3)
+    assert deals_of(db, m) == [ONE, TWO, THREE]

@@ -34,8 +34,15 @@ from .writes import (
 
 def _last_place(db: Database, stored: Stored, anchor: str | None) -> tuple[int, int, bool] | None:
     """Of a page drawn at ``anchor`` (its ``Stored.next_mark()``: the deals then, the
-    last one's id): the deals it counted, that last one's place now (deleted since:
-    the place it had among the live deals), and whether it was deleted."""
+    last one's id): the deals it counted, the place now of that last one (the deals
+    before the page's next deal), and whether it was deleted and keeps its place.
+
+    That last deal deleted since keeps its place (the page's next deal is the one
+    after it, held until it is entered again: ``Undone``) only if it was the last
+    deal when deleted: an Undo, to enter it again. Deleted from the middle (deals
+    entered after it stood then), it was never the table's (entered twice): the
+    deals after it move up, and the page's next deal is compared with the first
+    of them (stored twice otherwise)."""
     seen = parse_mark(anchor) if anchor and "." in anchor else None
     if seen is None or seen[1] == 0:
         return None
@@ -44,7 +51,25 @@ def _last_place(db: Database, stored: Stored, anchor: str | None) -> tuple[int, 
     if where is not None:
         return count, where, False
     gone = deleted_deal(db, stored, last)
-    return (count, gone["number"], True) if gone else None
+    if gone is None:
+        return None
+    if deleted_from_the_middle(db, stored, last):
+        return count, gone["number"] - 1, False
+    return count, gone["number"], True
+
+
+def deleted_from_the_middle(db: Database, stored: Stored, deal_id: int) -> bool:
+    """Deal ``deal_id`` (deleted) was not the last deal when it was deleted: a deal
+    after it, standing now, was entered before that delete."""
+    return bool(
+        db.execute(
+            "select exists (select 1 from deals d where d.match_id = ? and d.deleted is null "
+            "and d.pos > (select pos from deals where id = ?) and (select min(e.id) from "
+            "events e where e.deal_id = d.id) < (select max(e.id) from events e where "
+            "e.deal_id = ? and e.kind = 'delete'))",
+            [stored.id, deal_id, deal_id],
+        ).fetchone()[0]
+    )
 
 
 def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> int:
