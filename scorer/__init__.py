@@ -50,10 +50,18 @@ def _bare_304(response):
     keeps is current, headers included (its policy among them), and needs only
     what a cache does (RFC 9110, 15.4.5: ETag, Cache-Control, Vary, Date). Each
     live poll the sheet leaves unchanged is a 304; the safe headers were more
-    than half of its bytes (bench/wire.py)."""
+    than half of its bytes (bench/wire.py). A redirect likewise: no page is drawn
+    from it (its body and a page's policies go; Referrer-Policy stays, as it
+    governs the request the browser makes next): half a kilobyte of a new phone's
+    first visit through the score link."""
     if response.status_code == 304:
         for name in SAFE_HEADERS:
             response.headers.pop(name, None)
+    elif response.status_code in (301, 302, 303, 307, 308) and "Location" in response.headers:
+        for name in SAFE_HEADERS:
+            if name != "Referrer-Policy":
+                response.headers.pop(name, None)
+        response.set_data(b"")
     return response
 
 

@@ -14,10 +14,11 @@
     // or the worker has fetched and kept it and its files since)
     // (a page that showed a one-time message came through it but was not kept:
     // static/sw.js keeps a copy without it, fetched as a first visit's is)
-    var kept = !!sw.controller && !document.querySelector("p.flash");
+    var kept = !!sw.controller && !document.querySelector("p.flash:not([data-hash])");
     var mark = function () { if (sw.controller && kept) document.documentElement.setAttribute("data-offline", "ready"); };
     sw.addEventListener("controllerchange", mark);
     sw.register(worker).then(function () { return sw.ready; }).then(function (reg) {
+      if (reg.active) reg.active.postMessage({ words: words(), spare: spare() });
       if (!kept && reg.active) {
         // this page came before the worker took over (a first visit), or was not kept:
         // it hands over its address and the files it needs, so that it opens without
@@ -33,6 +34,25 @@
       kept = true;
       mark();
     }).catch(function () {});
+  }
+
+  // The words of the page the worker draws for a page never kept (static/sw.js), in
+  // this page's language.
+  function words() {
+    var css = document.querySelector("link[rel~=stylesheet]");
+    var out = { lang: document.documentElement.lang, css: css ? css.href : "" };
+    ["title", "text", "sheet", "back"].forEach(function (k) { out[k] = script.getAttribute("data-offline-" + k); });
+    return out;
+  }
+
+  // Where a scorer goes from here that a phone cannot reach offline unless it is kept:
+  // the next deal's page (a sheet that draws no form of its own) and a form's files.
+  function spare() {
+    var links = document.querySelectorAll("a[data-keep]");
+    if (!links.length) return [];
+    var urls = [script.getAttribute("data-forms"), script.getAttribute("data-forms-css")];
+    links.forEach(function (a) { urls.push(a.href); });
+    return urls.filter(Boolean).map(function (u) { return new URL(u, location.href).href; });
   }
 
   document.addEventListener("DOMContentLoaded", register);

@@ -76,7 +76,17 @@
   window.addEventListener("storage", formScripts); // another tab queued an entry
   window.addEventListener("pageshow", function (event) { if (event.persisted) formScripts(); });
 
+  // A line the page holds for the address it was opened at (#scoring: the score link's
+  // landing), said once, and the address made clean.
+  function hashLine() {
+    var line = location.hash.length > 1 && document.querySelector('[data-hash="' + location.hash.slice(1).replace(/[^\w-]/g, "") + '"]');
+    if (!line) return;
+    line.hidden = false;
+    history.replaceState(history.state, "", location.pathname + location.search);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    hashLine();
     once();
     formScripts();
     remember();

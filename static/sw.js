@@ -1,7 +1,9 @@
 // Scorer's service worker (served at /sw.js so that its scope is the whole site).
 // Network first for every page and every file of the app; the last answer of each is
 // kept for when the network is gone: the app shell (CSS, scripts, icons, manifest)
-// and the last sheet and deal form of each match opened. Writes never pass through
+// and the last sheet and deal form of each match opened (a scorer's sheet hands over
+// its next deal's page as it opens: entered offline from the first look). Any other
+// page tapped offline gets a page in the phone's language that says so. Writes never pass through
 // here: a deal saved without the network waits in the page (static/queue.js).
 "use strict";
 
@@ -49,11 +51,40 @@ self.addEventListener("fetch", function (event) {
       return response;
     }, function () {
       return caches.match(request, { ignoreVary: true }).then(function (kept) {
-        return kept || Response.error();
+        return kept || (page ? offline(request.referrer) : Response.error());
       });
     })
   );
 });
+
+// A page this phone never kept, tapped without the network (the rules, the history, the
+// home page): a page in the phone's language (the words the last page handed over)
+// that says what works offline and leads back to the sheet it came from.
+var WORDS = BASE + "offline-words";
+
+function offline(referrer) {
+  return caches.match(WORDS).then(function (kept) {
+    return kept ? kept.json() : null;
+  }).then(function (words) {
+    if (!words) return Response.error();
+    var back = { href: BASE, label: words.back };
+    if (sameSite(referrer)) {
+      var path = new URL(referrer).pathname;
+      var sheet = path.slice(BASE.length).match(/^m\/[A-Za-z0-9_-]{12}/);
+      back = sheet ? { href: BASE + sheet[0], label: words.sheet } : { href: path, label: words.back };
+    }
+    var page = '<!doctype html><html lang="' + esc(words.lang) + '"><head><meta charset="utf-8">' +
+      '<meta name="viewport" content="width=device-width, initial-scale=1"><title>' + esc(words.title) +
+      '</title><link rel="stylesheet" href="' + esc(words.css) + '"></head><body><main class="offline">' +
+      "<h1>" + esc(words.title) + "</h1><p>" + esc(words.text) + '</p><p><a class="button primary big" href="' +
+      esc(back.href) + '">' + esc(back.label) + "</a></p></main></body></html>";
+    return new Response(page, { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  });
+}
+
+function esc(text) {
+  return String(text || "").replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
+}
 
 // A page opened before this worker took over sends its own address and files, so
 // that they are kept from the first visit on. (The manifest's icons are not: a phone
@@ -61,6 +92,23 @@ self.addEventListener("fetch", function (event) {
 self.addEventListener("message", function (event) {
   var data = event.data || {};
   if (data.live) { event.waitUntil(patch(data.live)); return; }
+  if (data.words) {
+    event.waitUntil(caches.open(CACHE).then(function (cache) {
+      return cache.put(WORDS, new Response(JSON.stringify(data.words), { headers: { "Content-Type": "application/json" } }));
+    }));
+  }
+  // what a page may lead to without the network (a scorer's next deal page and its
+  // files): fetched once, if not kept already
+  if (Array.isArray(data.spare)) {
+    event.waitUntil(caches.open(CACHE).then(function (cache) {
+      return Promise.all(data.spare.filter(sameSite).map(function (url) {
+        return cache.match(url, { ignoreVary: true }).then(function (kept) {
+          if (kept) return null;
+          return fetch(url, { credentials: "same-origin" }).then(function (r) { return put(url, r); }, function () {});
+        });
+      }));
+    }));
+  }
   if (!Array.isArray(data.keep)) return;
   var reply = event.ports && event.ports[0];
   event.waitUntil(Promise.all(data.keep.filter(sameSite).map(function (url) {

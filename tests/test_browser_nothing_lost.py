@@ -101,3 +101,78 @@ def test_an_answer_that_is_not_the_queue_s_keeps_the_deal(page, live_server):
     expect(note).to_have_text("Deal 1 saved.", timeout=12000)
     assert stored_deals(live_server, sheet) == [D1]
     assert answers  # the error page was met
+
+
+def scored_by_link(browser, context_args, live_server, players=4) -> tuple:
+    """A Black Maria match (``players`` seats, one deal in) made elsewhere; a phone
+    opens its score link once, sees the sheet, and nothing more."""
+    record = {
+        "game": "black_maria",
+        "players": ["Ala", "Bartek", "Celina", "Darek"][:players],
+        "deals": [{"hearts": [4, 6, 3, 0], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}],
+    }
+    maker = browser.new_context(**context_args)
+    r = maker.request.post(live_server + "/api/matches", data=record)
+    assert r.status == 201, r.text()
+    made = r.json()
+    maker.close()
+    context = browser.new_context(**context_args)
+    page = context.new_page()
+    page.goto(f"{live_server}/m/{made['id']}/score?key={made['edit_key']}")
+    expect(page.locator("html[data-offline=ready]")).to_have_count(1)
+    return context, page, f"{live_server}/m/{made['id']}"
+
+
+def test_a_scorer_who_only_opened_the_sheet_enters_the_next_deal_offline(
+    browser, browser_context_args, live_server
+):
+    """Four-player Black Maria draws no form on the sheet: the sheet hands the
+    service worker its next deal's page as it opens, so that "Enter deal 2", tapped
+    without the network, opens it (it was the browser's error page)."""
+    context, page, sheet = scored_by_link(browser, browser_context_args, live_server)
+    enter_link = page.get_by_role("link", name="Enter deal 2")
+    expect(enter_link).to_have_count(1)
+    kept = "caches.open('scorer-v1').then(c => c.match(location.pathname + '/deal')).then(Boolean)"
+    page.wait_for_function(kept, timeout=10000)
+    cut_network(page)
+    with page.expect_navigation():
+        enter_link.tap()
+    expect(page.get_by_role("button", name="Save deal 2")).to_have_count(1)
+    for s, h in enumerate([0, 5, 8, 0]):
+        page.fill(f"#hearts__{s}", str(h))
+    for card, seat in (("QS", 2), ("KS", 2), ("AS", 1)):
+        page.locator(f"label.chip:has(input[name=taken_by_{card}][value='{seat}'])").tap()
+    page.get_by_role("button", name="Save deal 2").tap()
+    expect(page.locator("#queue-note")).to_contain_text(
+        "Deal 2: not saved yet — waiting for the connection."
+    )
+    restore_network(page)
+    expect(page.locator("#queue-note")).to_contain_text("Deal 2 saved.", timeout=12000)
+    assert stored_deals(live_server, sheet)[1] == {
+        "hearts": [0, 5, 8, 0],
+        "taken_by": {"QS": 2, "KS": 2, "AS": 1},
+    }
+    context.close()
+
+
+def test_a_page_never_kept_opens_offline_as_a_page_that_leads_back(
+    browser, browser_context_args, live_server
+):
+    """Offline, the rules (never opened on this phone) give a page in the phone's
+    language that says what works offline, and leads back to the sheet."""
+    context, page, sheet = scored_by_link(browser, browser_context_args, live_server)
+    with page.expect_navigation():
+        page.locator("a[hreflang=pl]").tap()
+    expect(page.locator("html[lang=pl][data-offline=ready]")).to_have_count(1)
+    cut_network(page)
+    with page.expect_navigation():
+        page.locator("header nav a").last.tap()  # the rules
+    expect(page.locator("h1")).to_have_text("Brak połączenia")
+    expect(page.locator("main p").first).to_contain_text("bez sieci")
+    back = page.get_by_role("link", name="Wróć do zapisu")
+    assert back.get_attribute("href") == sheet.removeprefix(live_server)
+    with page.expect_navigation():
+        back.tap()
+    expect(page.locator("table.deals tbody tr")).to_have_count(1)
+    restore_network(page)
+    context.close()

@@ -131,7 +131,8 @@ def test_the_score_link_makes_a_scorer_once_and_a_wrong_one_does_not(app, phones
     r = c.get(f"/m/{mid}/score?key=not-the-key")
     assert r.status_code == 403
     r = b.get(f"/m/{mid}/score?key={key_of(app, mid)}")
-    assert r.status_code == 302 and r.headers["Location"].endswith(f"/m/{mid}")  # clean address
+    # the clean address (the key left out; #scoring: the sheet says "you score it")
+    assert r.status_code == 302 and r.headers["Location"].endswith(f"/m/{mid}#scoring")
     assert (
         b.post(f"/m/{mid}/deal", data=as_form(D1, text(b.get(f"/m/{mid}/deal")))).status_code == 302
     )

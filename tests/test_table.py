@@ -166,9 +166,13 @@ def test_send_and_copy_beside_each_link_and_the_score_link_says_so(app):
     assert boxes == links(page)
     assert page.count("data-send hidden>Send</button>") == 2
     assert page.count(">Copy</button>") == 2
-    r = other.get(f"/m/{mid}/score?key={key_of(app, mid)}", follow_redirects=True)
-    flash = re.findall(r'<p class="flash[^"]*" role="status">([^<]*)</p>', r.get_data(as_text=True))
-    assert flash == ["You score this match on this phone now."]
+    r = other.get(f"/m/{mid}/score?key={key_of(app, mid)}")
+    assert r.headers["Location"] == f"/m/{mid}#scoring"  # static/scorer.js says it there
+    page = other.get(f"/m/{mid}").get_data(as_text=True)
+    said = re.findall(
+        r'<p class="flash" role="status" data-hash="scoring" hidden>([^<]*)</p>', page
+    )
+    assert said == ["You score this match on this phone now."]
 
 
 # --- `make table`: Caddy's configuration, the trust page -------------------------------
@@ -419,7 +423,7 @@ def test_links_gives_each_match_not_finished_its_score_link_at_the_new_address(
     # a phone new to that address opens the link: it scores the match now
     phone = app.test_client()
     opened = phone.get(link.removeprefix(base), base_url=base)
-    assert opened.status_code == 302 and opened.headers["Location"] == f"/m/{going['id']}"
+    assert opened.status_code == 302 and opened.headers["Location"] == f"/m/{going['id']}#scoring"
     sheet = phone.get(f"/m/{going['id']}", base_url=base).get_data(as_text=True)
     assert "You score this match on this phone now." in sheet
 

@@ -50,7 +50,10 @@ def test_every_page_registers_it_and_has_the_waiting_notice(client):
         assert re.search(
             r'<script src="/static/app\.[0-9a-f]{12}\.js" data-worker="/sw.js" '
             r'data-forms="/static/forms\.[0-9a-f]{12}\.js" '
-            r'data-forms-css="/static/forms\.[0-9a-f]{12}\.css" defer>',
+            r'data-forms-css="/static/forms\.[0-9a-f]{12}\.css" '
+            r'data-offline-title="No connection" data-offline-text="This page was never opened '
+            r'on this phone[^"]*" data-offline-sheet="Back to the sheet" '
+            r'data-offline-back="Back" defer>',
             page,
         ), url
         note = re.search(r'<div id="queue-note"[^>]*>', page).group(0)

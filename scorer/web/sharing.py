@@ -13,7 +13,6 @@ from flask import (
     Response,
     abort,
     current_app,
-    flash,
     redirect,
     render_template,
     request,
@@ -84,8 +83,9 @@ def score_link(match_id: str):
             ),
         )
     store.remember(db(), access.browser(), stored.id, "score")
-    flash(_("You score this match on this phone now."))
-    return redirect(url_for("sheet.sheet", match_id=stored.pub))
+    # the sheet says it (static/scorer.js), not a flash: the page the phone lands on is
+    # the sheet's own bytes, which the service worker keeps with a 304
+    return redirect(url_for("sheet.sheet", match_id=stored.pub, _anchor="scoring"))
 
 
 # --- the table's certificate (`make table`: Caddy's local authority) ----------------------
