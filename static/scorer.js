@@ -85,8 +85,18 @@
     history.replaceState(history.state, "", location.pathname + location.search);
   }
 
+  // The trust page opened from a code the share page drew (its #: the match's path):
+  // its ways on lead where the code pointed, on the scorer's own address.
+  function onward() {
+    var links = document.querySelectorAll("a[data-onward]");
+    var path = location.hash.slice(1);
+    if (!links.length || !/^\/m\/[\w-]{12}(\/score\?key=[\w-]+)?$/.test(path)) return;
+    links.forEach(function (a) { a.href = new URL(path, a.href).href; });
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     hashLine();
+    onward();
     once();
     formScripts();
     remember();

@@ -295,13 +295,27 @@ def test_a_phone_scans_the_share_page_and_scores_offline_proof_over_https(
         "the address the phones at the table open."
     )
     shot(laptop, "share-phone.png")
-    watch = decoded(laptop.locator("#watch img.qr"), tmp_path / "watch.png")
-    score = decoded(laptop.locator("#score img.qr"), tmp_path / "score.png")
-    # a phone new to the table scans the trust page's code first (its links would fail)
-    laptop.get_by_text("A phone new to this table: this code first").tap()
-    assert decoded(laptop.locator("#trust img.qr"), tmp_path / "trust.png") == table.trust
-    assert watch == f"{table.public}m/{match_id}"
-    assert score.startswith(f"{table.public}m/{match_id}/score?key=")
+    # one scan for a phone new to the table: each code opens the trust page (on the
+    # plain-HTTP port: the HTTPS links fail until the phone trusts the table), the
+    # match's path after its # (never sent over plain HTTP), and leads on to it
+    watch_code = decoded(laptop.locator("#watch img.qr"), tmp_path / "watch.png")
+    score_code = decoded(laptop.locator("#score img.qr"), tmp_path / "score.png")
+    assert watch_code == f"{table.trust}#/m/{match_id}"
+    assert score_code.startswith(f"{table.trust}#/m/{match_id}/score?key=")
+    joiner = trusting.new_context(**browser_context_args).new_page()
+    joiner.goto(score_code)
+    expect(joiner.locator("h1")).to_have_text("Trust this table's certificate")
+    onward = joiner.get_by_role("link", name="Open Scorer", exact=True)
+    score = onward.get_attribute("href")
+    assert score == table.public + score_code.split("#/", 1)[1]
+    go(joiner, onward)  # installed and trusted: on to the match, scoring it
+    watch = f"{table.public}m/{match_id}"
+    assert joiner.url == watch and joiner.evaluate("window.isSecureContext") is True
+    expect(joiner.locator("p.flash")).to_have_text("You score this match on this phone now.")
+    joiner.goto(watch_code)  # the watch code likewise, for a phone that trusts already
+    go(joiner, joiner.get_by_role("link", name="Done already? Open Scorer"))
+    assert joiner.url == watch
+    joiner.context.close()
     assert not address.is_loopback(urlsplit(score).hostname)
     laptop.locator("#watch").get_by_role("button", name="Send").tap()
     assert laptop.evaluate("window.sent.url") == watch

@@ -26,6 +26,7 @@ import pytest
 from scorer import address, create_app, store, table
 from scorer.games import GAMES, EntryError
 from scorer.match import DealError
+from scorer.web.sharing import joining
 
 from .helpers import ROOT, free_port, gunicorn
 from .test_sharing import BM, key_of, made_by
@@ -307,15 +308,23 @@ def test_the_table_sends_no_hsts_where_a_phone_trusts_it_over_plain_http(tmp_pat
     assert hsts in public.get("/rules/", base_url="https://scorer.example").headers
 
 
-def test_the_share_page_gives_a_new_phone_the_trust_page_first(tmp_path):
-    app = make(
-        tmp_path, PUBLIC_URL="https://scorer.test:8443", TRUST_URL="http://scorer.test:8000/trust"
+def test_a_code_takes_a_phone_new_to_the_table_through_the_trust_page(tmp_path):
+    """One scan: under `make table` each code holds the trust page with the link's
+    path after its # (not sent over plain HTTP); elsewhere the link itself."""
+    trust = "http://scorer.test:8000/trust"
+    assert joining("https://scorer.test:8443/m/abcdefghijkl", trust) == (
+        "http://scorer.test:8000/trust#/m/abcdefghijkl"
     )
+    assert joining("https://scorer.test:8443/m/abcdefghijkl/score?key=k-y_1", trust) == (
+        "http://scorer.test:8000/trust#/m/abcdefghijkl/score?key=k-y_1"
+    )
+    assert joining("http://192.168.1.5:5000/m/abcdefghijkl", None) == (
+        "http://192.168.1.5:5000/m/abcdefghijkl"
+    )
+    app = make(tmp_path, PUBLIC_URL="https://scorer.test:8443", TRUST_URL=trust)
     _mid, page = share_page(app, "http://127.0.0.1:5000")
-    assert links(page)[0] == "http://scorer.test:8000/trust"
-    assert "A phone new to this table: this code first" in page
-    _mid, page = share_page(make(tmp_path), "http://127.0.0.1:5000")  # not `make table`
-    assert "new to this table" not in page
+    assert links(page)[0].startswith("https://scorer.test:8443/m/")  # Copy and Send: the link
+    assert "new to this table" not in page  # no second code to scan first
 
 
 def test_the_table_says_when_its_address_changed_since_the_time_before(tmp_path):

@@ -43,10 +43,12 @@ def share(match_id: str):
     )
     watch = where.base + url_for("sheet.sheet", match_id=stored.pub)
     score = where.base + url_for("sharing.score_link", match_id=stored.pub, key=stored.edit_key)
-    codes = {name: qr_code(link) for name, link in (("watch", watch), ("score", score))}
     # under `make table`, for a phone new to the table: its links open only once it
     # trusts the table's certificate, from this page (on the plain-HTTP port)
     trust = current_app.config.get("TRUST_URL")
+    codes = {
+        name: qr_code(joining(link, trust)) for name, link in (("watch", watch), ("score", score))
+    }
     return render_template(
         "share.html",
         match_id=match_id,
@@ -55,12 +57,22 @@ def share(match_id: str):
         watch=watch,
         score=score,
         codes=codes,
-        trust=trust,
-        trust_code=qr_code(trust) if trust else None,
         where=where,
         here=urlsplit(where.opened).netloc,
         there=urlsplit(where.base).netloc,
     )
+
+
+def joining(link: str, trust: str | None) -> str:
+    """What a code to scan holds: ``link`` itself; under `make table`, the trust page
+    with the link's path after its ``#``, so that one scan takes a phone new to the
+    table through trusting its certificate and on to the match (static/scorer.js),
+    and one that trusts it already on with a tap. After ``#`` the path (and a score
+    link's key) never travels over the plain-HTTP port."""
+    if not trust:
+        return link
+    parts = urlsplit(link)
+    return f"{trust}#{parts.path}" + (f"?{parts.query}" if parts.query else "")
 
 
 def qr_code(link: str) -> str:
