@@ -7,12 +7,16 @@ K♠ 10, A♠ 7."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
 from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
+from .test_browser import go
+from .test_browser_deal_n import BEFORE, D13, offline_entry, table
 from .test_browser_offline import cut_network, enter, phone, restore_network, start, stored_deals
 from .test_browser_sharing import fill_deal
 
@@ -176,3 +180,54 @@ def test_a_page_never_kept_opens_offline_as_a_page_that_leads_back(
     expect(page.locator("table.deals tbody tr")).to_have_count(1)
     restore_network(page)
     context.close()
+
+
+def test_a_deal_deleted_from_the_middle_while_a_phone_waits_is_not_doubled(
+    browser, browser_context_args, live_server
+):
+    """The table's row (issue 35): A has deals 1–12 and enters deal 12 again by
+    mistake, as deal 13; B, which has seen it, goes offline and types the table's
+    next deal (B's deal 14); A types the same deal, then deletes the one entered
+    twice; B comes back. Stored: the deals once each, B told its deal was the same
+    (it was: 1–12, 14, 14 again)."""
+    a, b, sheet, key = table(browser, browser_context_args, live_server)
+    api = f"{live_server}/api/matches/{sheet.rsplit('/', 1)[-1]}"
+    auth = {"Authorization": f"Bearer {key}"}
+    assert a.context.request.post(f"{api}/deals?deal=13", data=BEFORE[-1], headers=auth).ok
+    expect(b.get_by_role("link", name="Enter deal 14")).to_be_visible(timeout=10000)
+    cut_network(b)
+    offline_entry(b, D13, 14)  # the table's 13th deal, numbered 14 on B
+    assert a.context.request.post(f"{api}/deals?deal=14", data=D13, headers=auth).ok
+    assert a.context.request.delete(f"{api}/deals/13", headers=auth).ok
+    restore_network(b)
+    expect(b.locator("#queue-note")).to_contain_text(
+        "Deal 13 was already entered on another phone, the same: nothing was stored twice.",
+        timeout=20000,
+    )
+    assert stored_deals(live_server, sheet) == BEFORE + [D13]
+    for page in (a, b):
+        page.context.close()
+
+
+def test_an_edit_that_meets_a_delete_with_a_refused_entry_is_put_right_on_its_form(
+    browser, browser_context_args, live_server
+):
+    """A edits deal 12 to 14 hearts while B deletes it: A gets deal 12's form with
+    what was typed and why (it was the record's JSON and only "Leave it deleted"),
+    puts it right, and brings the deal back with the entry."""
+    a, b, sheet, _key = table(browser, browser_context_args, live_server)
+    a.goto(sheet + "/deal/12")
+    a.fill("#hearts__0", "5")  # 5 3 3 3: 14 hearts
+    b.goto(sheet + "/deal/12")
+    b.locator("details.tools summary").tap()
+    go(b, b.get_by_role("button", name=re.compile("^Delete deal 12")))
+    go(a, a.get_by_role("button", name="Save changes"))
+    expect(a.locator("#error")).to_contain_text("14")
+    expect(a.locator("#hearts__0")).to_have_value("5")
+    assert '{"hearts"' not in a.content()
+    a.fill("#hearts__0", "4")
+    go(a, a.get_by_role("button", name="Save changes"))
+    go(a, a.get_by_role("button", name="Bring deal 12 back with your entry"))
+    assert stored_deals(live_server, sheet) == BEFORE
+    for page in (a, b):
+        page.context.close()
