@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import SUITS, SYMBOLS, display, pack, rank_letter, rank_of, suit_of
-from ..i18n import L_, _, and_list, join, ngettext
+from ..i18n import L_, _, and_list, join, ngettext, pgettext
 from .base import (
     EntryError,
     Field,
@@ -562,7 +562,7 @@ class Kierki(Game):
     def tag(self, contract: Contract, entry: dict) -> str:
         """A few characters beside the deal's number: what it counts."""
         if contract.trumps:
-            return SYMBOLS[entry["trump"]] if entry.get("trump") else _("trumps")
+            return SYMBOLS[entry["trump"]] if entry.get("trump") else pgettext("short", "trumps")
         if contract.key == "hearts":
             return SYMBOLS["H"]
         if contract.key == "queens":
@@ -573,7 +573,9 @@ class Kierki(Game):
             return display("KH")
         if contract.key == "marked":
             return join("·", [str(k) for k in self.marked()])
-        return _("tricks") if contract.key == "tricks" else _("robber")
+        if contract.key == "robber":
+            return "∑"  # everything at once
+        return _("tricks") if contract.key == "tricks" else pgettext("short", "fan tan")
 
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
         return {**state, "played": state["played"] + 1}
