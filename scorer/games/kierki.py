@@ -84,7 +84,6 @@ COUNTED = {
 }
 IN_PACK = {"hearts": 13, "queens": 4, "kings_jacks": 8}
 COUNT_FIELDS = ("tricks", "hearts", "queens", "kings_jacks")
-OVERLAP = {"queens": 1, "kings_jacks": 2}  # the hearts among them: Q♥; K♥ and J♥
 
 
 @dataclass(frozen=True)
@@ -491,11 +490,13 @@ class Kierki(Game):
         """The robber: what a player took must fit in their tricks (a trick holds one
         card from each player); K♥ is a heart and a king; a marked trick is a trick."""
         n = self.n
+        holder = out["taken_by"]["KH"]
         for s in range(n):
             t = out["tricks"][s]
             h, q, kj = out["hearts"][s], out["queens"][s], out["kings_jacks"][s]
-            # the fewest cards those counts can be: Q♥, K♥ and J♥ count twice
-            least = h + q + kj - min(h, min(q, OVERLAP["queens"]) + min(kj, OVERLAP["kings_jacks"]))
+            # the fewest cards those counts can be: Q♥, J♥ and (its taker's) K♥ count twice
+            doubles = min(q, 1) + min(kj, 2 if s == holder else 1)
+            least = h + q + kj - min(h, doubles)
             if least > n * t:
                 counted = join(
                     ", ", [count_words(k, out[k][s]) for k in COUNT_FIELDS[1:] if out[k][s]]
@@ -521,7 +522,6 @@ class Kierki(Game):
                     ),
                     "taken_by",
                 )
-        holder = out["taken_by"]["KH"]
         if not out["hearts"][holder] or not out["kings_jacks"][holder]:
             raise EntryError(
                 _(
