@@ -575,7 +575,9 @@ class Kierki(Game):
             return join("·", [str(k) for k in self.marked()])
         if contract.key == "robber":
             return "∑"  # everything at once
-        return _("tricks") if contract.key == "tricks" else pgettext("short", "fan tan")
+        if contract.key == "tricks":
+            return pgettext("short", "tricks")
+        return pgettext("short", "fan tan")
 
     def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
         return {**state, "played": state["played"] + 1}
