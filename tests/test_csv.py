@@ -59,6 +59,25 @@ SAMPLES = {
             {"contract": 5, "attackers": [0, 1], "black_tj": 2, "red_tj": 1},
         ],
     ),
+    "kierki": (
+        4,
+        [
+            {"tricks": [3, 4, 2, 4]},
+            {"hearts": [0, 6, 4, 3]},
+            {"queens": [2, 0, 1, 1]},
+            {"kings_jacks": [3, 2, 2, 1]},
+            {"taken_by": {"KH": 2}},
+            {"taken_by": {"trick_7": 1, "trick_13": 3}},
+            {
+                "tricks": [4, 3, 3, 3],
+                "hearts": [5, 3, 3, 2],
+                "queens": [1, 1, 1, 1],
+                "kings_jacks": [3, 2, 2, 1],
+                "taken_by": {"KH": 0, "trick_7": 1, "trick_13": 0},
+            },
+            {"trump": "H", "tricks": [4, 3, 3, 3]},
+        ],
+    ),
 }
 
 

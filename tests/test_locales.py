@@ -202,7 +202,15 @@ def visible(html: str) -> str:
 # proper names (of games, of people, of books and sites), and words each language
 # writes as English does. A phrase of the English messages counts as English left
 # when, without these words, the player letters and numbers, a word is left.
-SAME_EVERYWHERE = {"Scorer", "Slobberhannes", "Polignac", "Boussac", "Wikipedia", "kyhote.com"}
+SAME_EVERYWHERE = {
+    "Scorer",
+    "Slobberhannes",
+    "Polignac",
+    "Boussac",
+    "Wikipedia",
+    "kyhote.com",
+    "Kierki",  # the Polish name, kept (beside the Russian one in Russian)
+}
 SAME = {
     "pl": {"Omnibus", "Standard", "auto"},  # the glossary's "omnibus"; "auto" as in auto-fill
     "ru": set(),
@@ -308,6 +316,9 @@ def test_every_page_of_every_game_has_no_english_left(pages, game, lang):
 # players' names, file formats, sites, and the Polish and Czech words the sources
 # are quoted in.
 LATIN_IN_RUSSIAN = {"Scorer", "CSV", "JSON", "xlsx", "kyhote.com", "gamerules.com", *NAMES}
+# Kierki's Polish name beside the Russian, and its sources' addresses
+LATIN_IN_RUSSIAN |= {"Kierki", "pagat.com", "zasadygry.pl", "walczynskir", "github.com", "casper01"}
+LATIN_IN_RUSSIAN |= {"CardGames", "loteryjka"}
 # a name as a narrow column or chip shortens it ("Bart" for Bartek)
 LATIN_IN_RUSSIAN |= {name[:k] for name in NAMES for k in range(2, len(name))}
 QUOTED_IN_RUSSIAN = ("Černá Marie", "ciągnie", "systemem bridżowym", "Tradycyjny angielski wariant")

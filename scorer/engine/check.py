@@ -63,7 +63,15 @@ def _shown(value: Any) -> str:
 def read(
     raw: Any, setup: Setup, n: int, complete: bool = True
 ) -> tuple[list[list[tuple[int, str]]], list[list[str]] | None]:
-    """The tricks and hands of a ``play`` object, cards canonical; PlayError on shape."""
+    """The tricks and hands of a ``play`` object, cards canonical; PlayError on shape,
+    or for a deal laid out in rows (``Setup.layout``), which has no tricks to check."""
+    if setup.layout:
+        raise PlayError(
+            _(
+                "this deal is laid out in rows, not played in tricks: it cannot be checked "
+                "trick by trick; enter who went out first and second"
+            )
+        )
     if not isinstance(raw, dict) or not isinstance(raw.get("tricks"), list):
         raise PlayError(
             _(

@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field, replace
 
+from ..cards import RANKS, rank_of
 from ..games.base import Game, Plan
-from ..games.tricks import Captured, Setup, TableState
+from ..games.tricks import Captured, Setup, TableState, layout_legal
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Played:
     hands: list[list[str]]  # after any pass, before the first lead
     tricks: list[list[tuple[int, str]]]  # each trick: (seat, card) in the order played
     captured: Captured
+    laid: list[tuple[int, str]] = field(default_factory=list)  # a layout deal's cards, in order
     given: dict = field(default_factory=dict)  # the table's choices beside the cards
     stock: list[str] = field(default_factory=list)  # face down beside the hands, unplayed
     discards: list[str] = field(default_factory=list)
@@ -93,7 +95,8 @@ def decide(rules: Game, plan: Plan, players: list, rng: random.Random, given: di
     calls of an auction, declarations), each made by the player whose it is."""
     given = dict(given)
     while (d := rules.engine_decision(plan, given)) is not None:
-        given[d.key] = [*given.get(d.key, []), players[d.seat].call(d.choices, rng)]
+        choice = players[d.seat].call(d.choices, rng)
+        given[d.key] = [*given.get(d.key, []), choice] if d.many else choice
     return given
 
 
@@ -169,6 +172,48 @@ def play_tricks(
     return Played(setup, start, tricks, Captured(taken, winners, setup.turned_up))
 
 
+def play_layout(setup: Setup, hands: list[list[str]], players: list, rng: random.Random) -> Played:
+    """A deal laid out in rows (``setup.layout``): from the leader round the table,
+    each player lays out a card the layout takes (a card of the starting rank, or
+    next to an end of its suit's row), or passes when none fits; until
+    ``setup.places`` players have laid out every card."""
+    n = len(hands)
+    start = [list(h) for h in hands]
+    hands = [list(h) for h in hands]
+    rows: dict[str, tuple[int, int]] = {}
+    first = None if setup.layout == "any" else setup.layout
+    state = TableState(setup)
+    laid: list[tuple[int, str]] = []
+    out: list[int] = []
+    seat = setup.leader
+    low_high = RANKS[::-1]
+    idle = 0  # turns in a row nobody could lay out a card
+    while len(out) < min(setup.places, n):
+        if idle > n:
+            raise ValueError("nobody can lay out a card: the layout is stuck")
+        idle += 1
+        if seat not in out:
+            legal = layout_legal(hands[seat], rows, first, setup.pack)
+            if legal:
+                c = (
+                    legal[0]
+                    if len(legal) == 1
+                    else players[seat].play(hands[seat], legal, [], state, rng)
+                )
+                hands[seat].remove(c)
+                first = first or rank_of(c)
+                k = low_high.index(rank_of(c))
+                low, high = rows.get(c[-1], (k, k))
+                rows[c[-1]] = (min(low, k), max(high, k))
+                laid.append((seat, c))
+                idle = 0
+                if not hands[seat]:
+                    out.append(seat)
+        seat = (seat + setup.step) % n
+    captured = Captured([[] for _s in range(n)], [], finished=out)
+    return Played(setup, start, [], captured, laid=laid)
+
+
 def play_deal(
     rules: Game,
     plan: Plan,
@@ -200,7 +245,10 @@ def play_deal(
             table = Table([[] for _s in range(rules.n)])
         table.move(moves, setup, players, rng)
     hands = pass_cards(setup, table.hands, players, rng)
-    played = play_tricks(rules, setup, hands, players, rng)
+    if setup.layout:
+        played = play_layout(setup, hands, players, rng)
+    else:
+        played = play_tricks(rules, setup, hands, players, rng)
     played.given, played.stock, played.discards = given, list(table.stock), list(table.discards)
     return played
 

@@ -2,6 +2,7 @@
 
 from .base import EntryError, Game
 from .hearts import BlackMaria, Hearts
+from .kierki import Kierki
 from .knaves import Knaves
 from .metamorphosis import Metamorphosis
 from .polignac import Polignac
@@ -9,7 +10,8 @@ from .slobberhannes import Slobberhannes
 from .variety import Variety
 
 GAMES: dict[str, type[Game]] = {
-    g.key: g for g in (Hearts, BlackMaria, Knaves, Slobberhannes, Polignac, Variety, Metamorphosis)
+    g.key: g
+    for g in (Hearts, BlackMaria, Knaves, Slobberhannes, Polignac, Variety, Metamorphosis, Kierki)
 }
 
 __all__ = ["GAMES", "EntryError", "Game"]

@@ -226,6 +226,20 @@ def score_lines(parts: list[list], points: list[int]) -> list[str]:
     ]
 
 
+def count_words(what: str, k: int) -> Any:
+    """A count as a score line says it ("3 tricks", "1 heart"): ``what`` is
+    tricks, cards, hearts, clubs, spades, queens or kings_jacks."""
+    return {
+        "tricks": lambda: ngettext("%(num)s trick", "%(num)s tricks", k),
+        "cards": lambda: ngettext("%(num)s card", "%(num)s cards", k),
+        "hearts": lambda: ngettext("%(num)s heart", "%(num)s hearts", k),
+        "clubs": lambda: ngettext("%(num)s club", "%(num)s clubs", k),
+        "spades": lambda: ngettext("%(num)s spade", "%(num)s spades", k),
+        "queens": lambda: ngettext("%(num)s queen", "%(num)s queens", k),
+        "kings_jacks": lambda: ngettext("%(num)s king or jack", "%(num)s kings or jacks", k),
+    }[what]()
+
+
 def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
     """What to take out of the pack before dealing, and how many cards each gets."""
     cards = join(" ", [display(c) for c in removed])
@@ -757,6 +771,11 @@ class Game(ABC):
         """The cards in play, RULES.md's removals made; None: the engine cannot
         play this game yet."""
         return None
+
+    def checks(self, plan: Plan) -> bool:
+        """Can the deal of ``plan`` be checked trick by trick (the entry form offers
+        it)? Every deal the engine plays in tricks can (override)."""
+        return self.engine_pack() is not None
 
     def engine_costs(self) -> tuple[dict[str, int], int]:
         """What taking each card, and what taking a trick, costs a player (in

@@ -26,6 +26,7 @@ from .base import (
     Outcome,
     Plan,
     Score,
+    count_words,
     counts,
     only_fields,
     tally,
@@ -132,13 +133,7 @@ def rule_words(rule: DealRule) -> str:
 
 
 def counted_words(counted: str, k: int) -> str:
-    if counted == "clubs":
-        return ngettext("%(num)s club", "%(num)s clubs", k)
-    if counted == "hearts":
-        return ngettext("%(num)s heart", "%(num)s hearts", k)
-    if counted == "spades":
-        return ngettext("%(num)s spade", "%(num)s spades", k)
-    return ngettext("%(num)s card", "%(num)s cards", k)
+    return count_words(counted, k)
 
 
 def counted_noun(counted: str) -> str:

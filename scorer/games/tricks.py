@@ -43,6 +43,13 @@ class Setup:
     passing: tuple[str, int] | None = None  # ("left", 3); None: no pass
     costs: dict[str, int] = field(default_factory=dict)  # what taking a card costs (simple player)
     trick_cost: int = 0  # what taking a trick costs (Knaves: -1, a trick is worth a point)
+    no_lead: str | None = None  # Kierki: a suit not led while the leader holds another
+    first_chance: str | None = None  # Kierki: a card discarded the first time its holder is void
+    # A deal laid out in rows, not played in tricks (Kierki's fan tan): "any" (the first
+    # card's rank starts every row) or the rank every row starts from ("8"); it ends when
+    # ``places`` players have laid out every card.
+    layout: str | None = None
+    places: int = 0
     power: dict[str, int] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -74,11 +81,13 @@ def parse_passing(text: str | None) -> tuple[str, int] | None:
 class Decision:
     """A choice the table makes beside the cards: ``seat`` picks one of
     ``choices``, which is added to the list ``given[key]`` (a call in an
-    auction, a player's declaration)."""
+    auction, a player's declaration), or, not ``many``, is ``given[key]`` itself
+    (the trumps a dealer names)."""
 
     key: str
     seat: int
     choices: tuple
+    many: bool = True
 
 
 @dataclass
@@ -97,6 +106,7 @@ class Captured:
     taken: list[list[str]]  # the cards each seat took
     winners: list[int]  # the seat that won each trick, in order
     turned_up: str | None = None
+    finished: list[int] = field(default_factory=list)  # a layout: the seats in the order out
 
     def tricks(self) -> list[int]:
         return [self.winners.count(s) for s in range(len(self.taken))]
@@ -128,6 +138,30 @@ def follow_reason(card: str, hand, trick) -> tuple[str, str, str] | None:
         if c[-1] == led:
             return ("follow", SYMBOLS[led], c)
     return None
+
+
+def layout_legal(hand, rows: dict, start: str | None, pack=()) -> list[str]:
+    """The cards of ``hand`` that may be laid out (a layout deal): a card of the rank
+    every row starts from (``start``; None: any card, before the first), or one next
+    in rank to an end of its suit's row. ``rows``: suit → (lowest, highest) laid out,
+    as indexes of the ranks low to high. A row whose starting card is out of the
+    ``pack`` (2♣ with three players) starts at the next card inward (house rule)."""
+    if start is None:
+        return list(hand)
+    low_high = RANKS[::-1]
+    first = low_high.index(start)
+    inward = first + 1 if first < len(low_high) // 2 else first - 1
+    out = []
+    for c in hand:
+        row = rows.get(c[-1])
+        k = low_high.index(rank_of(c))
+        if row:
+            fits = k in (row[0] - 1, row[1] + 1)
+        else:
+            fits = k == first or (k == inward and pack and low_high[first] + c[-1] not in pack)
+        if fits:
+            out.append(c)
+    return out
 
 
 def trick_winner(trick, setup: Setup) -> int:
