@@ -314,3 +314,67 @@ def test_an_older_scorers_zip_and_a_second_move_keep_a_days_order(app, client, f
     assert upload(fourth, strange).status_code == 302
     days = {row[1] for row in results(fourth.get("/season.zip").data)[1:]}
     assert days == {time.strftime("%Y-%m-%d", time.gmtime())}
+
+
+def test_a_season_moved_keeps_the_ratings_order_with_same_second_and_undated_matches(
+    app, client, fresh
+):
+    """The ratings take matches in the order they began, a tie (one second) by the
+    order they were stored; the ZIP lists them in that same order, and an import
+    keeps the ZIP's. Before, the ZIP listed a second's matches latest changed first
+    (the reverse): moved, they were rated in another order, and the league differed.
+    Three matches stored within one second, each won by another player (hand-worked
+    as above: a heart 1, Q♠ 13, K♠ 10, A♠ 7; lowest wins), and two imported from a
+    ZIP whose names give no time (dated when imported, after the others, in the
+    ZIP's order): export, import, export gives the same order and the same league."""
+    names = ["Ala", "Bartek", "Celina"]
+
+    def deal(hearts, qs, ks, as_):
+        return {"hearts": hearts, "taken_by": {"QS": qs, "KS": ks, "AS": as_}}
+
+    target = {"target": 20}  # each match ends after its one deal
+    played = [
+        deal([4, 6, 3], 0, 1, 1),  # 17 23 3: Celina wins
+        deal([3, 4, 6], 1, 2, 2),  # 3 17 23: Ala
+        deal([6, 3, 4], 2, 0, 0),  # 23 3 17: Bartek
+        deal([0, 13, 0], 0, 0, 0),  # 30 13 0: Celina
+        deal([13, 0, 0], 1, 1, 1),  # 13 30 0: Celina
+    ]
+    made = [create(client, "black_maria", [d], names, target) for d in played[:3]]
+    with app.app_context():
+        db = store.get_db()
+        db.execute(
+            "update matches set created = '2025-05-10T19:30:00+00:00', version = version + 1 "
+            f"where pub in ({','.join('?' * len(made))})",
+            made,
+        )
+        db.conn.commit()
+    client.put(f"/api/matches/{made[0]}/deals/1", json=played[0])  # the first changed last
+    undated = zip_of(
+        {
+            f"matches/{name}.json": json.dumps(
+                {"game": "black_maria", "players": names, "options": target, "deals": [d]}
+            )
+            for name, d in (("evening", played[3]), ("later", played[4]))
+        }
+    )
+    assert upload(client, undated).status_code == 302
+
+    def in_zip_order(body: bytes) -> list[list[int]]:
+        """Each record's first deal's hearts, in the order the ZIP lists them."""
+        with zipfile.ZipFile(io.BytesIO(body)) as zf:
+            return [
+                json.loads(zf.read(n))["deals"][0]["hearts"]
+                for n in zf.namelist()
+                if n.endswith(".json")
+            ]
+
+    out = client.get("/season.zip").data
+    assert in_zip_order(out) == [d["hearts"] for d in played]  # as they were stored
+    assert upload(fresh, out).status_code == 302
+    back = fresh.get("/season.zip").data
+    assert in_zip_order(back) == in_zip_order(out)
+    assert members(back)["league.csv"] == members(out)["league.csv"]
+    league = client.get("/players/league.csv").get_data(as_text=True)
+    assert league.count("\n") == 4  # a heading and the three players
+    assert fresh.get("/players/league.csv").get_data(as_text=True) == league

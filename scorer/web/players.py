@@ -38,7 +38,14 @@ def sheets() -> list[Sheet]:
         standings = standings_or_none(stored)
         if standings is not None:
             out.append(
-                Sheet(stored.pub, stored.created, stored.match, standings, access.can_score(stored))
+                Sheet(
+                    stored.pub,
+                    stored.created,
+                    stored.match,
+                    standings,
+                    access.can_score(stored),
+                    stored.id,
+                )
             )
     return out
 
