@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+import threading
 import time
 import zipfile
 
@@ -15,7 +16,7 @@ import pytest
 
 from scorer import create_app, season, store
 
-from .helpers import record
+from .helpers import record, short_busy_wait
 from .test_csv import split
 from .test_players import M1, M2, M5, M6, alert, create
 
@@ -378,3 +379,66 @@ def test_a_season_moved_keeps_the_ratings_order_with_same_second_and_undated_mat
     league = client.get("/players/league.csv").get_data(as_text=True)
     assert league.count("\n") == 4  # a heading and the three players
     assert fresh.get("/players/league.csv").get_data(as_text=True) == league
+
+
+def test_deals_saved_while_a_long_season_imports_take_their_turn(app, monkeypatch):
+    """A season of 600 matches imported while a phone saves deal after deal of
+    another match: the import writes a few matches a transaction and leaves the
+    lock free between them, so each save waits a few tenths of a second at most
+    and lands. Before, the import held the lock transaction after transaction;
+    a save waited for the whole import and, past the busy wait (1 s here, 10 s
+    when served), answered 500 "database is locked"."""
+    short_busy_wait(monkeypatch, 1.0)
+    phone, importer = app.test_client(), app.test_client()
+    names = ["Ala", "Bartek", "Celina"]
+    mid = create(phone, "black_maria", [], names, {"end": "deals", "deals": 300})
+    phone.get(f"/m/{mid}")  # this browser made the match: it scores it
+    d = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    long = zip_of(
+        {
+            f"matches/2025-05-10T19-{k // 60:02d}-{k % 60:02d}_m{k}.json": json.dumps(
+                record("black_maria", [d] * 9, names, {"end": "deals", "deals": 9})
+            )
+            for k in range(600)
+        }
+    )
+    importing, saves = threading.Event(), []
+
+    def save_deals() -> None:  # a deal every tenth of a second, as fast as a table goes
+        while len(saves) < 2 or (importing.is_set() and len(saves) < 250):
+            began = time.monotonic()
+            try:
+                status = phone.post(f"/api/matches/{mid}/deals", json=d).status_code
+            except Exception as e:  # the test client raises what a server answers 500 for
+                status = repr(e)
+            saves.append((status, time.monotonic() - began, importing.is_set()))
+            time.sleep(0.1)
+
+    saver = threading.Thread(target=save_deals)
+    importing.set()
+    saver.start()
+    try:
+        r = upload(importer, long)
+    finally:
+        importing.clear()
+        saver.join(30)
+    assert r.status_code == 302
+    assert [s for s, _t, _i in saves if s != 201] == []  # no 500, no 503: each landed
+    during = [t for _s, t, now in saves if now]
+    assert len(during) >= 3 and max(during) < 0.8, during
+    assert len(phone.get(f"/api/matches/{mid}").get_json()["deals"]) == len(saves)
+    assert len(season_of(importer)) == 600
+
+
+def test_a_season_file_past_the_upload_limit_is_refused_on_the_season_page(app, client):
+    """Past the most a request may carry (8 MB when served), said on the season
+    page with the limit, not a bare "That is too large." page; nothing imported."""
+    app.config["MAX_CONTENT_LENGTH"] = 1 << 20
+    r = upload(client, b"PK" + b"x" * (1 << 20))
+    assert r.status_code == 413
+    page = r.get_data(as_text=True)
+    assert alert(page) == (
+        "Nothing imported: this file is larger than 1 MB, the most one file may be"
+    )
+    assert '<form method="post" action="/season/import"' in page  # to choose another
+    assert season_of(client) == []
