@@ -28,6 +28,8 @@ from scorer import create_app, store
 
 from .conftest import trials
 from .helpers import short_busy_wait
+from .test_web import marks
+from .test_web_offline import QUEUED, queued_form
 
 D = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 X = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
@@ -408,10 +410,16 @@ def test_a_write_that_waits_past_the_busy_timeout_is_told_to_try_again(app, monk
         page = client.post(f"/m/{made['id']}/delete")  # a page's form: the page says it
         assert page.status_code == 503 and page.headers["Retry-After"] == "1"
         assert "Try again in a moment." in page.get_data(as_text=True)
+        # a deal a phone's queue sends: it waits on the phone (not "refused": kept for good)
+        late = queued_form(X, marks(client, f"/m/{made['id']}/deal"), 2)
+        r = client.post(f"/m/{made['id']}/deal", data=late, headers=QUEUED)
+        assert r.status_code == 503 and r.get_json()["outcome"] == "waiting"
     finally:
         other.execute("ROLLBACK")
         other.close()
     assert client.get(f"/api/matches/{made['id']}").get_json()["deals"] == [D]
+    r = client.post(f"/m/{made['id']}/deal", data=late, headers=QUEUED)  # its next try
+    assert r.get_json()["outcome"] == "saved" and r.get_json()["number"] == 2
     r = client.post(f"/api/matches/{made['id']}/deals", json=X, headers=auth)
     assert r.status_code == 201
-    assert client.get(f"/api/matches/{made['id']}").get_json()["deals"] == [D, X]
+    assert client.get(f"/api/matches/{made['id']}").get_json()["deals"] == [D, X, X]
