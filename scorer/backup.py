@@ -11,11 +11,13 @@ import os
 import sqlite3
 import sys
 import tempfile
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 from . import schema, store
-from .i18n import _
+from .i18n import L_, _
+from .record import RecordError, load, read_json
 from .store import ratings as kept_ratings
 
 KEEP = 7  # daily copies kept
@@ -107,13 +109,17 @@ def restore(
     up to date, and every match's version moved past the one it had before (a
     restore is a change to each match)."""
     check(source)
-    kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
     with tempfile.TemporaryDirectory() as tmp:
         staged = Path(tmp) / "staged.db"
         _copy(f"file:{Path(source).resolve()}?mode=ro", staged)
         db = store.connect(str(staged))
         try:
             schema.migrate(db)
+            for pub, why in unreadable(db):  # the first: nothing is changed
+                raise BackupError(
+                    _("%(file)s: match %(id)s: %(why)s", file=str(source), id=pub, why=why)
+                )
+            kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
             store.forget_kept(db)  # only the entries are trusted: the rest is folded here
             kept_ratings.forget(db)  # and rated again from them
             store.pass_versions(db, _versions(database))
@@ -121,6 +127,69 @@ def restore(
             db.close()
         _copy(str(staged), database)
     return kept
+
+
+# The JSON a match's other rows hold, read as it stands (its history, a deleted
+# deal, the other entry of a choice, an answer kept for a repeat); null: none.
+OTHER_JSON = (
+    ("select entry from deals where match_id = ? and deleted is not null", L_("a deleted deal")),
+    ("select entry from events where match_id = ? and entry is not null", L_("its history")),
+    ("select before from events where match_id = ? and before is not null", L_("its history")),
+    ("select entry from conflicts where match_id = ?", L_("an entry waiting for a choice")),
+    ("select reply from replies where match_id = ?", L_("an answer kept for a repeat")),
+)
+
+
+def unreadable(db) -> Iterator[tuple[str, str]]:
+    """(public id, why) for each match in ``db`` (the trash's too) that the pages
+    could not read: each is read as an import of its record is (record.load: its
+    game, options, players, first dealer and every deal through the fold), its
+    options as that import keeps them (every one, as this Scorer writes them),
+    and the JSON of its other rows readable. Nothing is written."""
+    for row in db.execute(
+        "select id, pub, game, options, players, first_dealer from matches where game is not ''"
+        " order by id"
+    ).fetchall():
+        match_id, pub = row[0], row[1] or str(row[0])
+        try:
+            options = read_json(_text(row[3]))
+            deals = db.execute(
+                "select entry from deals where match_id = ? and deleted is null order by pos",
+                [match_id],
+            ).fetchall()
+            match, _standings = load(
+                {
+                    "game": row[2],
+                    "options": options,
+                    "players": read_json(_text(row[4])),
+                    "first_dealer": row[5],
+                    "deals": [_entry(n, d[0]) for n, d in enumerate(deals, 1)],
+                }
+            )
+            missing = [k for k, v in match.options.items() if options.get(k, ...) != v]
+            if missing:
+                raise RecordError(_("option %(key)s cannot be read", key=missing[0]))
+            for sql, where in OTHER_JSON:
+                for (text,) in db.execute(sql, [match_id]):
+                    try:
+                        read_json(_text(text))
+                    except RecordError as e:
+                        raise RecordError(_("%(id)s: %(why)s", id=where, why=e.message)) from None
+        except RecordError as e:
+            yield pub, e.message
+
+
+def _entry(number: int, cell) -> object:
+    """A live deal's entry read from its JSON text; RecordError names the deal."""
+    try:
+        return read_json(_text(cell))
+    except RecordError as e:
+        raise RecordError(_("deal %(n)s: %(message)s", n=number, message=e.message)) from None
+
+
+def _text(cell) -> str | bytes:
+    """A cell that should hold JSON text: a number or a null stands for none."""
+    return cell if isinstance(cell, (str, bytes)) else ""
 
 
 def _versions(database: str | os.PathLike) -> dict[str, int]:

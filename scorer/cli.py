@@ -128,10 +128,24 @@ def rebuild_command():
     with force_locale(cli_locale()):
         db = store.connect(current_app.config["DATABASE"])
         try:
-            count, differed = store.rebuild(db)
-            phones, rated_differed = kept_ratings.rebuild(db)
+            unreadable = list(backups.unreadable(db))  # as a restore reads a copy
+            if not unreadable:
+                count, differed = store.rebuild(db)
+                phones, rated_differed = kept_ratings.rebuild(db)
         finally:
             db.close()
+        if unreadable:
+            for pub, why in unreadable:
+                click.echo(_("%(id)s: %(why)s", id=pub, why=why), err=True)
+            click.echo(
+                ngettext(
+                    "%(num)s match cannot be read: nothing was folded or rated afresh.",
+                    "%(num)s matches cannot be read: nothing was folded or rated afresh.",
+                    len(unreadable),
+                ),
+                err=True,
+            )
+            sys.exit(1)
         for pub, why in differed:
             click.echo(_("%(id)s: %(why)s", id=pub, why=why))
         click.echo(

@@ -496,8 +496,11 @@ def language_name(code: str) -> str:
 
 
 def _safe_next(target: str | None) -> str:
-    """A path on this site to go back to (never another site)."""
+    """A path on this site to go back to (never another site); anything else,
+    a control character included (a line break cannot stand in a header), is "/"."""
     if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return "/"
+    if any(ch < " " or ch == "\x7f" for ch in target):
         return "/"
     parts = urlsplit(target)
     if parts.scheme or parts.netloc:

@@ -28,6 +28,13 @@ class Sheet:
     match: Match
     standings: Standings
     scored: bool = False  # this browser scores it (and may rename its players)
+    ref: int = 0  # its number inside the store: of two begun in one second, the first stored
+
+    @property
+    def rated_order(self) -> tuple[str, int]:
+        """Where the ratings take it (they run in the order matches began, a tie
+        by the order they were stored): the season's ZIP lists it there too."""
+        return (self.created, self.ref)
 
     def seat_of(self, key: str) -> int | None:
         """The seat of the player with this key, or None."""

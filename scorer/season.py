@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import time
 import zipfile
 import zlib
 from datetime import UTC, datetime, timedelta
@@ -47,12 +48,12 @@ def member_name(sheet: Sheet) -> str:
 
 
 def to_zip(sheets: list[Sheet], league: str = "") -> bytes:
-    """The ZIP of ``sheets``: a record per match, in the order they began (as they
-    are rated, and imported), the results (as ``sheets`` come), and ``league``
-    (the league's CSV) where given."""
+    """The ZIP of ``sheets``: a record per match, in the order they are rated (they
+    began; in one second, they were stored), which an import keeps; the results
+    (as ``sheets`` come), and ``league`` (the league's CSV) where given."""
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
-        for sheet in sorted(sheets, key=lambda s: s.created):
+        for sheet in sorted(sheets, key=lambda s: s.rated_order):
             record = dump(sheet.match, sheet.standings, match_id=sheet.pub)
             zf.writestr(
                 member_name(sheet), json.dumps(record, ensure_ascii=False, separators=(",", ":"))
@@ -164,6 +165,7 @@ def read_zip(raw: bytes) -> list[tuple[Match, str | None]]:
             except RecordError as e:
                 raise RecordError(_("%(member)s: %(why)s", member=name, why=e.message)) from None
             matches.append((match, began(info.filename)))
+            time.sleep(0)  # under gevent, the worker's other requests run between records
         if not matches:
             raise RecordError(_("this ZIP holds no game record"))
     return in_order(matches)

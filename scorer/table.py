@@ -35,6 +35,30 @@ from pathlib import Path
 from . import ROOT
 from .address import APP_PORT, HTTP_PORT, HTTPS_PORT, host_in_url, lan_address
 
+# Every log line Caddy writes (its errors, as when gunicorn is down or resets a
+# connection, and a site's access log): the request without the score link's edit
+# key (?key=, or inside the language switch's ?next=), its cookie, Bearer key and
+# referring address (a page's address, which may hold ?key=). deploy/Caddyfile
+# holds the same snippet (tests/test_table.py checks it).
+PRIVATE = """\
+# no edit key, cookie or referring address in any log line (errors and access alike)
+(private) {
+	format filter {
+		wrap json
+		fields {
+			request>uri query {
+				delete key
+				delete next
+			}
+			request>headers>Cookie delete
+			request>headers>Authorization delete
+			request>headers>Referer delete
+			resp_headers>Set-Cookie delete
+		}
+	}
+}
+"""
+
 TABLE = """\
 {{
 	admin off
@@ -43,6 +67,9 @@ TABLE = """\
 	http_port {http_port}
 	https_port {https_port}
 	local_certs
+	log default {{
+		import private
+	}}
 }}
 
 {https} {{
@@ -65,6 +92,9 @@ TABLE = """\
 DOMAIN = """\
 {{
 	admin off
+	log default {{
+		import private
+	}}
 }}
 
 {domain} {{
@@ -85,15 +115,17 @@ def caddyfile(
     """Caddy's configuration: the table's (its local authority) or a domain's."""
     listen = f"\tbind {bind}\n" if bind else ""
     if domain:
-        return DOMAIN.format(domain=domain, app_port=app_port, bind=listen)
-    return TABLE.format(
-        https=host_in_url(host, https_port, "https"),
-        http=host_in_url(host, http_port, "http"),
-        http_port=http_port,
-        https_port=https_port,
-        app_port=app_port,
-        bind=listen,
-    )
+        config = DOMAIN.format(domain=domain, app_port=app_port, bind=listen)
+    else:
+        config = TABLE.format(
+            https=host_in_url(host, https_port, "https"),
+            http=host_in_url(host, http_port, "http"),
+            http_port=http_port,
+            https_port=https_port,
+            app_port=app_port,
+            bind=listen,
+        )
+    return f"{PRIVATE}\n{config}"
 
 
 def caddy_root(folder: Path) -> Path:
@@ -168,6 +200,26 @@ def moved(folder: Path, host: str) -> str | None:
     return before if before != host else None
 
 
+def start_caddy(caddy: str, folder: Path, config: str) -> tuple[subprocess.Popen, Path]:
+    """Caddy started on ``config`` (written to ``<folder>/Caddyfile``), keeping its
+    authority and certificates in ``folder``; its log (everything it writes) in
+    ``<folder>/caddy.log``. Returns the process and that log's path."""
+    (folder / "Caddyfile").write_text(config)
+    log = folder / "caddy.log"
+    proxy = subprocess.Popen(
+        [caddy, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
+        env={
+            **os.environ,
+            "HOME": str(folder),
+            "XDG_DATA_HOME": str(folder / "data"),
+            "XDG_CONFIG_HOME": str(folder / "config"),
+        },
+        stdout=open(log, "a"),  # Caddy's, for as long as it runs
+        stderr=subprocess.STDOUT,
+    )
+    return proxy, log
+
+
 def stop(proc: subprocess.Popen, how: int = signal.SIGTERM) -> None:
     if proc.poll() is None:
         proc.send_signal(how)
@@ -234,19 +286,7 @@ def main(argv: list[str] | None = None) -> int:
             "its score link at this one",
             file=sys.stderr,
         )
-    (folder / "Caddyfile").write_text(config)
-    log = folder / "caddy.log"
-    proxy = subprocess.Popen(
-        [caddy, "run", "--config", str(folder / "Caddyfile"), "--adapter", "caddyfile"],
-        env={
-            **os.environ,
-            "HOME": str(folder),
-            "XDG_DATA_HOME": str(folder / "data"),
-            "XDG_CONFIG_HOME": str(folder / "config"),
-        },
-        stdout=open(log, "a"),  # Caddy's, for as long as it runs
-        stderr=subprocess.STDOUT,
-    )
+    proxy, log = start_caddy(caddy, folder, config)
     app = None
     stopping = []
     signal.signal(signal.SIGTERM, lambda *_: stopping.append(True))

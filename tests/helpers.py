@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from scorer import store
 from scorer.record import RecordError, load
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
@@ -131,3 +132,15 @@ def gunicorn(tmp_path: Path, workers: int = 1):
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
         log.seek(0)
+
+
+def short_busy_wait(monkeypatch, seconds: float) -> None:
+    """The store's connections wait ``seconds`` for the write lock (10 s when served)."""
+    connect = store.db.connect
+
+    def waiting(path: str):
+        db = connect(path)
+        db.execute(f"PRAGMA busy_timeout = {int(seconds * 1000)}")
+        return db
+
+    monkeypatch.setattr(store.db, "connect", waiting)

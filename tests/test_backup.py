@@ -16,13 +16,14 @@ FIXTURE = Path(__file__).parent / "fixtures" / "v1.db"
 DEAL = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 
 
-def new_match(client, deals=()):
+def new_match(client, deals=(), of: int = 300):
+    """A Black Maria match of ``of`` deals with ``deals`` in; its id."""
     r = client.post(
         "/api/matches",
         json={
             "game": "black_maria",
             "players": ["Ala", "Bartek", "Celina"],
-            "options": {"end": "deals", "deals": 300},
+            "options": {"end": "deals", "deals": of},
             "deals": list(deals),
         },
     )
@@ -191,3 +192,56 @@ def test_a_database_of_the_first_schema_is_migrated_with_everything_kept(tmp_pat
     assert len(client.get(f"/api/matches/{pubs[0]}").get_json()["deals"]) == 2
     # a number that never was a match's is no address
     assert client.get("/m/4").status_code == 404
+
+
+def finished_match(client) -> str:
+    """A match of three deals, over: on the home page, the players' and the season's."""
+    mid = new_match(client, [DEAL] * 3, of=3)
+    client.get(f"/m/{mid}")  # this browser made it: its pages list it
+    return mid
+
+
+@pytest.mark.parametrize(
+    "sql, args, message",
+    [
+        ("update deals set entry = '{' where id = (select max(id) from deals)", [], "deal 3: not"),
+        ("update deals set entry = ?", ["[" * 100_000 + "]" * 100_000], "nested too deep"),
+        ("update matches set options = ?", ['{"target": "many"}'], "target must be a whole"),
+        ("update matches set options = ?", ['{"end": "deals", "deals": 3}'], "option players"),
+        ("update matches set options = '[1]'", [], "options must be a JSON object"),
+        ("update matches set options = null", [], "not JSON: it is empty"),
+        ("update matches set game = 'chess'", [], "game must be one of hearts"),
+        ("update matches set players = '[1, 2, 3]'", [], "every player name must be text"),
+        ("update matches set first_dealer = 'Ala'", [], "first_dealer must be a seat"),
+        ("update events set entry = '{' where kind = 'api'", [], "its history: not JSON"),
+    ],
+)
+def test_restore_refuses_a_copy_whose_rows_the_pages_cannot_read(
+    app, client, tmp_path, sql, args, message
+):
+    """Each of these answered 500 on the home, players and season pages once
+    restored, and `flask rebuild` ended in a traceback: every match is read as an
+    import of its record is, and a copy holding one it refuses is refused by the
+    match's id and what is wrong, nothing changed (no copy of the database kept)."""
+    mid = finished_match(client)
+    copy = backup.backup(app.config["DATABASE"], tmp_path / "copy.db")
+    conn = sqlite3.connect(copy)
+    conn.execute(sql, args)
+    conn.commit()
+    conn.close()
+    other = new_match(client, [DEAL])  # after the copy: a restore would drop it
+    r = app.test_cli_runner().invoke(args=["restore", str(copy)])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.exception
+    assert f"nothing restored: {copy}: match {mid}: " in r.output and message in r.output
+    assert not (tmp_path / "backups").exists()
+    with pytest.raises(backup.BackupError, match=message):
+        backup.restore(app.config["DATABASE"], copy, tmp_path / "backups")
+    assert not (tmp_path / "backups").exists()
+    for url in ("/", "/players", "/season", f"/m/{mid}", f"/api/matches/{other}"):
+        assert client.get(url).status_code == 200, url
+    # the copy served as the database itself (rows written by hand): rebuild names it
+    served = create_app({"TESTING": True, "DATABASE": str(copy), "SECRET_KEY": "test"})
+    r = served.test_cli_runner().invoke(args=["rebuild"])
+    assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.exception
+    assert f"{mid}: " in r.output and message in r.output
+    assert "1 match cannot be read: nothing was folded or rated afresh." in r.output

@@ -14,6 +14,7 @@ import itertools
 import json
 import re
 import secrets
+import sqlite3
 import threading
 import urllib.error
 import urllib.parse
@@ -26,6 +27,9 @@ from werkzeug.serving import make_server
 from scorer import create_app, store
 
 from .conftest import trials
+from .helpers import short_busy_wait
+from .test_web import marks
+from .test_web_offline import QUEUED, queued_form
 
 D = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 X = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
@@ -377,3 +381,45 @@ def test_the_same_deal_posted_by_four_clients_with_one_key_is_stored_once(server
         assert [s for s, _t, _h in answers] == [201] * 4
         assert len({t for _s, t, _h in answers}) == 1  # the same answer, four times
         assert deals_now(a, mid) == [D, E]
+
+
+# --- the write lock busy past the wait ---------------------------------------------
+
+
+def test_a_write_that_waits_past_the_busy_timeout_is_told_to_try_again(app, monkeypatch):
+    """Another process holds the write lock all the while (an import, a restore):
+    the write answered 500 "database is locked"; it is a 503 with Retry-After,
+    in words, nothing changed, and the same write lands once the lock is free
+    (a phone's queue sends it again on a 5xx)."""
+    short_busy_wait(monkeypatch, 0.2)
+    client = app.test_client()
+    made = client.post(
+        "/api/matches",
+        json={"game": "black_maria", "players": ["Ala", "Bartek", "Celina"], "deals": [D]},
+    ).get_json()
+    auth = {"Authorization": f"Bearer {made['edit_key']}"}
+    client.get(f"/m/{made['id']}")  # this browser made the match: it scores it
+    other = sqlite3.connect(app.config["DATABASE"], isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        r = client.post(f"/api/matches/{made['id']}/deals", json=X, headers=auth)
+        assert r.status_code == 503 and r.headers["Retry-After"] == "1"
+        assert r.get_json()["error"] == (
+            "The server is busy with other changes: nothing was changed. Try again in a moment."
+        )
+        page = client.post(f"/m/{made['id']}/delete")  # a page's form: the page says it
+        assert page.status_code == 503 and page.headers["Retry-After"] == "1"
+        assert "Try again in a moment." in page.get_data(as_text=True)
+        # a deal a phone's queue sends: it waits on the phone (not "refused": kept for good)
+        late = queued_form(X, marks(client, f"/m/{made['id']}/deal"), 2)
+        r = client.post(f"/m/{made['id']}/deal", data=late, headers=QUEUED)
+        assert r.status_code == 503 and r.get_json()["outcome"] == "waiting"
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert client.get(f"/api/matches/{made['id']}").get_json()["deals"] == [D]
+    r = client.post(f"/m/{made['id']}/deal", data=late, headers=QUEUED)  # its next try
+    assert r.get_json()["outcome"] == "saved" and r.get_json()["number"] == 2
+    r = client.post(f"/api/matches/{made['id']}/deals", json=X, headers=auth)
+    assert r.status_code == 201
+    assert client.get(f"/api/matches/{made['id']}").get_json()["deals"] == [D, X, X]

@@ -431,3 +431,37 @@ def test_an_undo_re_entered_keeps_the_page_s_deals_after_it(db):
     change = store.record_deal(db, m.id, 3, THREE, anchor=b_saw)
     assert (change.kind, change.number) == ("same", 3)
     assert deals_of(db, m) == [ONE, TWO, THREE]
+
+
+def choice_forms(page: str) -> dict[str, dict]:
+    """The choice page's forms, by action: each one's hidden fields, as a tap sends them."""
+    forms = {}
+    for form in re.findall(r"<form method=\"post\" data-once>(.*?)</form>", page, re.S):
+        fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form))
+        forms[fields["action"]] = fields
+    return forms
+
+
+def test_a_second_choice_from_the_same_page_says_the_choice_was_made(client):
+    """Keep, then Back to the same page, then Replace: the page's forms shared one
+    key, and the second tap met 'this idempotency key was already used for another
+    request' (a 422). It is the choice made already, said as the table says it."""
+    mid = api_match(client)
+    client.post(f"/api/matches/{mid}/deals?deal=1", json=ONE)
+    client.get(f"/m/{mid}")  # this browser made the match: it scores it
+    conflict = client.post(f"/api/matches/{mid}/deals?deal=1", json=ONE_TYPO).get_json()
+    url = f"/m/{mid}/choice/{conflict['conflict']}"
+    forms = choice_forms(client.get(url).get_data(as_text=True))
+    assert set(forms) == {"keep", "replace", "next"}
+    kept = client.post(url, data=forms["keep"])
+    assert kept.status_code == 302 and kept.location == f"/m/{mid}"
+    again = client.post(url, data=forms["keep"])  # a second tap of Keep: the same answer
+    assert again.status_code == 302 and again.location == f"/m/{mid}"
+    assert "Deal 1 stays as stored" in client.get(f"/m/{mid}").get_data(as_text=True)
+    for action in ("replace", "next"):  # Back, then another button of the same page
+        r = client.post(url, data=forms[action])
+        assert r.status_code == 302 and r.location == url, action
+        page = client.get(url).get_data(as_text=True)
+        assert "This choice was made already (on this phone or another)" in page
+        assert "idempotency" not in page and "another phone" not in page.split("<main")[1]
+    assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [ONE]

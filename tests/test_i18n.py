@@ -167,6 +167,24 @@ def test_the_switch_refuses_what_is_not_offered_and_other_sites(client):
         assert r.headers["Location"] == "/", target
 
 
+def test_the_switch_takes_a_next_with_a_line_break_back_home(client):
+    # a line break cannot stand in the Location header: it answered a 500
+    for target in (
+        "/x\ny",
+        "/x\r\ny",
+        "/\r\nSet-Cookie: a=b",
+        "/x\x00y",
+        "/x\x7fy",
+        "/\t/evil.example",
+    ):
+        r = client.get("/lang/pl", query_string={"next": target})
+        assert r.status_code == 302 and r.headers["Location"] == "/", target
+        assert "lang=pl" in r.headers["Set-Cookie"]
+    r = client.get("/lang/pl?next=/x%0Ay")  # as the reliability run sent it
+    assert r.status_code == 302 and r.headers["Location"] == "/"
+    assert client.get("/lang/pl?next=/x%20y").headers["Location"] == "/x%20y"
+
+
 def test_only_english_offered_shows_no_switch(tmp_path, monkeypatch):
     monkeypatch.setattr(i18n, "LANGUAGES", ("en",))
     client = create_app(

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+import threading
 import time
 import zipfile
 
@@ -15,7 +16,7 @@ import pytest
 
 from scorer import create_app, season, store
 
-from .helpers import record
+from .helpers import record, short_busy_wait
 from .test_csv import split
 from .test_players import M1, M2, M5, M6, alert, create
 
@@ -314,3 +315,130 @@ def test_an_older_scorers_zip_and_a_second_move_keep_a_days_order(app, client, f
     assert upload(fourth, strange).status_code == 302
     days = {row[1] for row in results(fourth.get("/season.zip").data)[1:]}
     assert days == {time.strftime("%Y-%m-%d", time.gmtime())}
+
+
+def test_a_season_moved_keeps_the_ratings_order_with_same_second_and_undated_matches(
+    app, client, fresh
+):
+    """The ratings take matches in the order they began, a tie (one second) by the
+    order they were stored; the ZIP lists them in that same order, and an import
+    keeps the ZIP's. Before, the ZIP listed a second's matches latest changed first
+    (the reverse): moved, they were rated in another order, and the league differed.
+    Three matches stored within one second, each won by another player (hand-worked
+    as above: a heart 1, Q♠ 13, K♠ 10, A♠ 7; lowest wins), and two imported from a
+    ZIP whose names give no time (dated when imported, after the others, in the
+    ZIP's order): export, import, export gives the same order and the same league."""
+    names = ["Ala", "Bartek", "Celina"]
+
+    def deal(hearts, qs, ks, as_):
+        return {"hearts": hearts, "taken_by": {"QS": qs, "KS": ks, "AS": as_}}
+
+    target = {"target": 20}  # each match ends after its one deal
+    played = [
+        deal([4, 6, 3], 0, 1, 1),  # 17 23 3: Celina wins
+        deal([3, 4, 6], 1, 2, 2),  # 3 17 23: Ala
+        deal([6, 3, 4], 2, 0, 0),  # 23 3 17: Bartek
+        deal([0, 13, 0], 0, 0, 0),  # 30 13 0: Celina
+        deal([13, 0, 0], 1, 1, 1),  # 13 30 0: Celina
+    ]
+    made = [create(client, "black_maria", [d], names, target) for d in played[:3]]
+    with app.app_context():
+        db = store.get_db()
+        db.execute(
+            "update matches set created = '2025-05-10T19:30:00+00:00', version = version + 1 "
+            f"where pub in ({','.join('?' * len(made))})",
+            made,
+        )
+        db.conn.commit()
+    client.put(f"/api/matches/{made[0]}/deals/1", json=played[0])  # the first changed last
+    undated = zip_of(
+        {
+            f"matches/{name}.json": json.dumps(
+                {"game": "black_maria", "players": names, "options": target, "deals": [d]}
+            )
+            for name, d in (("evening", played[3]), ("later", played[4]))
+        }
+    )
+    assert upload(client, undated).status_code == 302
+
+    def in_zip_order(body: bytes) -> list[list[int]]:
+        """Each record's first deal's hearts, in the order the ZIP lists them."""
+        with zipfile.ZipFile(io.BytesIO(body)) as zf:
+            return [
+                json.loads(zf.read(n))["deals"][0]["hearts"]
+                for n in zf.namelist()
+                if n.endswith(".json")
+            ]
+
+    out = client.get("/season.zip").data
+    assert in_zip_order(out) == [d["hearts"] for d in played]  # as they were stored
+    assert upload(fresh, out).status_code == 302
+    back = fresh.get("/season.zip").data
+    assert in_zip_order(back) == in_zip_order(out)
+    assert members(back)["league.csv"] == members(out)["league.csv"]
+    league = client.get("/players/league.csv").get_data(as_text=True)
+    assert league.count("\n") == 4  # a heading and the three players
+    assert fresh.get("/players/league.csv").get_data(as_text=True) == league
+
+
+def test_deals_saved_while_a_long_season_imports_take_their_turn(app, monkeypatch):
+    """A season of 600 matches imported while a phone saves deal after deal of
+    another match: the import writes a few matches a transaction and leaves the
+    lock free between them, so each save waits a few tenths of a second at most
+    and lands. Before, the import held the lock transaction after transaction;
+    a save waited for the whole import and, past the busy wait (1 s here, 10 s
+    when served), answered 500 "database is locked"."""
+    short_busy_wait(monkeypatch, 1.0)
+    phone, importer = app.test_client(), app.test_client()
+    names = ["Ala", "Bartek", "Celina"]
+    mid = create(phone, "black_maria", [], names, {"end": "deals", "deals": 300})
+    phone.get(f"/m/{mid}")  # this browser made the match: it scores it
+    d = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
+    long = zip_of(
+        {
+            f"matches/2025-05-10T19-{k // 60:02d}-{k % 60:02d}_m{k}.json": json.dumps(
+                record("black_maria", [d] * 9, names, {"end": "deals", "deals": 9})
+            )
+            for k in range(600)
+        }
+    )
+    importing, saves = threading.Event(), []
+
+    def save_deals() -> None:  # a deal every tenth of a second, as fast as a table goes
+        while len(saves) < 2 or (importing.is_set() and len(saves) < 250):
+            began = time.monotonic()
+            try:
+                status = phone.post(f"/api/matches/{mid}/deals", json=d).status_code
+            except Exception as e:  # the test client raises what a server answers 500 for
+                status = repr(e)
+            saves.append((status, time.monotonic() - began, importing.is_set()))
+            time.sleep(0.1)
+
+    saver = threading.Thread(target=save_deals)
+    importing.set()
+    saver.start()
+    try:
+        r = upload(importer, long)
+    finally:
+        importing.clear()
+        saver.join(30)
+    assert r.status_code == 302
+    assert [s for s, _t, _i in saves if s != 201] == []  # no 500, no 503: each landed
+    during = [t for _s, t, now in saves if now]
+    assert len(during) >= 3 and max(during) < 0.8, during
+    assert len(phone.get(f"/api/matches/{mid}").get_json()["deals"]) == len(saves)
+    assert len(season_of(importer)) == 600
+
+
+def test_a_season_file_past_the_upload_limit_is_refused_on_the_season_page(app, client):
+    """Past the most a request may carry (8 MB when served), said on the season
+    page with the limit, not a bare "That is too large." page; nothing imported."""
+    app.config["MAX_CONTENT_LENGTH"] = 1 << 20
+    r = upload(client, b"PK" + b"x" * (1 << 20))
+    assert r.status_code == 413
+    page = r.get_data(as_text=True)
+    assert alert(page) == (
+        "Nothing imported: this file is larger than 1 MB, the most one file may be"
+    )
+    assert '<form method="post" action="/season/import"' in page  # to choose another
+    assert season_of(client) == []

@@ -7,6 +7,7 @@ text, never connected to."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import html
@@ -17,9 +18,12 @@ import re
 import shutil
 import socket
 import ssl
+import struct
 import subprocess
+import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -218,6 +222,9 @@ def test_a_domains_caddyfile_asks_for_an_ordinary_certificate(tmp_path):
     assert server["routes"][0]["match"] == [{"host": ["scorer.example"]}]
     assert "127.0.0.1:5001" in json.dumps(server)
     assert "internal" not in json.dumps(config)
+    # Caddy's own log (its errors name the request) without the edit key, as the table's
+    fields = config["logging"]["logs"]["default"]["encoder"]["fields"]
+    assert {"parameter": "key", "type": "delete"} in fields["request>uri"]["actions"]
 
 
 def test_no_trust_page_without_the_tables_authority(tmp_path):
@@ -488,57 +495,153 @@ def test_the_systemd_unit_verifies_and_starts_what_make_run_starts(tmp_path):
     assert "nonsense" in done.stderr  # it does read the file
 
 
+# A request carrying every secret a phone sends: the score link's key (and the same
+# inside a language switch's next=), its cookie, the API's Bearer key, and a page
+# address holding a key as its Referer.
+SECRETS = (
+    "Cookie: scorer=SECRET-COOKIE\r\nAuthorization: Bearer SECRET-BEARER\r\n"
+    "Referer: https://scorer.test/m/abcdefghijkl/score?key=SECRET-REFERER\r\n"
+    "Connection: close\r\n\r\n"
+)
+
+
+def ask(port: int, target: str, host: str, root: Path | None = None, seconds: float = 20) -> bytes:
+    """The status line of ``GET target`` sent with SECRETS to 127.0.0.1:``port``,
+    over HTTPS trusting ``root`` when given, tried until Caddy answers."""
+    request = f"GET {target} HTTP/1.1\r\nHost: {host}\r\n{SECRETS}".encode()
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=2) as raw:
+                if root is None:
+                    raw.sendall(request)
+                    return raw.recv(64).split(b"\r\n")[0]
+                ctx = ssl.create_default_context(cafile=str(root))
+                with ctx.wrap_socket(raw, server_hostname=host.split(":")[0]) as s:
+                    s.sendall(request)
+                    return s.recv(64).split(b"\r\n")[0]
+        except (OSError, ssl.SSLError):
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+
+
+def no_secret_in_any_file(folder: Path) -> None:
+    for path in folder.rglob("*"):
+        if path.is_file() and path.suffix not in (".crt", ".key", ".json", ".db"):
+            text = path.read_text(errors="replace")
+            assert "SECRET" not in text, (path, [x for x in text.splitlines() if "SECRET" in x])
+
+
 def test_the_servers_caddy_keeps_keys_and_cookies_out_of_its_log(tmp_path):
     """deploy/Caddyfile served for real, with its site on a high port of 127.0.0.1
-    and a certificate of Caddy's local authority in place of the public one."""
+    and a certificate of Caddy's local authority in place of the public one, and
+    nobody where gunicorn should be (a 502): neither the site's access log nor
+    Caddy's own (the journal, its standard error here) holds a secret."""
     caddy = shutil.which("caddy")
     if not caddy:
         pytest.skip("Debian's caddy is not installed (make test installs it)")
     port, log = free_port(), tmp_path / "scorer.log"
     options = (
-        "{\n\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n"
-        f"\thttp_port {free_port()}\n\tlocal_certs\n}}\n\n"
+        "\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n"
+        f"\thttp_port {free_port()}\n\tlocal_certs\n"
     )
     text = (DEPLOY / "Caddyfile").read_text()
+    assert table.PRIVATE in text  # the same snippet as make table's
+    text = text.replace("{\n\tlog default {", "{\n" + options + "\tlog default {", 1)
     text = text.replace(
         "scorer.example {", f"scorer.test:{port} {{\n\tbind 127.0.0.1\n\ttls internal", 1
     )
     text = text.replace("127.0.0.1:5000", f"127.0.0.1:{free_port()}")  # nobody there: a 502
-    (tmp_path / "Caddyfile").write_text(
-        options + text.replace("/var/log/caddy/scorer.log", str(log))
-    )
+    (tmp_path / "Caddyfile").write_text(text.replace("/var/log/caddy/scorer.log", str(log)))
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
     env["XDG_CONFIG_HOME"] = str(tmp_path / "config")
+    journal = open(tmp_path / "journal.log", "w")
     proc = subprocess.Popen(
         [caddy, "run", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=journal,
+        stderr=journal,
     )
     root = tmp_path / "data/caddy/pki/authorities/local/root.crt"
-    request = (
-        f"GET /m/abcdefghijkl/score?key=SECRET-KEY&lang=pl HTTP/1.1\r\nHost: scorer.test:{port}\r\n"
-        "Cookie: scorer=SECRET-COOKIE\r\nAuthorization: Bearer SECRET-BEARER\r\n"
-        "Connection: close\r\n\r\n"
-    ).encode()
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                ctx = ssl.create_default_context(cafile=str(root))
-                with (
-                    socket.create_connection(("127.0.0.1", port), timeout=2) as raw,
-                    ctx.wrap_socket(raw, server_hostname="scorer.test") as s,
-                ):
-                    s.sendall(request)
-                    assert s.recv(64).startswith(b"HTTP/1.1 502")
-                break
-            except (OSError, ssl.SSLError):
-                assert proc.poll() is None and time.monotonic() < deadline
-                time.sleep(0.05)
+        for target in (
+            "/m/abcdefghijkl/score?key=SECRET-KEY&lang=pl",
+            "/lang/pl?next=/m/abcdefghijkl/score%3Fkey%3DSECRET-NEXT",
+        ):
+            assert ask(port, target, f"scorer.test:{port}", root) == b"HTTP/1.1 502 Bad Gateway"
     finally:
         proc.terminate()
         proc.wait(10)
+        journal.close()
     written = log.read_text()
     assert "/m/abcdefghijkl/score?lang=pl" in written
-    assert "SECRET" not in written, written
+    said = (tmp_path / "journal.log").read_text()
+    assert '"uri":"/m/abcdefghijkl/score?lang=pl"' in said  # the error names the request
+    no_secret_in_any_file(tmp_path)
+
+
+def test_the_tables_caddy_keeps_the_key_out_of_its_log_with_gunicorn_down(tmp_path):
+    """`make table`'s Caddy (its configuration, started as scorer/table.py starts
+    it): with gunicorn up, the plain-HTTP port's language switch with a line break
+    in next= goes home (it answered 500). With gunicorn down (not started yet,
+    restarting) and then resetting each connection, Caddy's error log names each
+    request, and no line of it, nor of gunicorn's log, carries a key."""
+    caddy = shutil.which("caddy")
+    if not caddy:
+        pytest.skip("Debian's caddy is not installed (make test installs it)")
+    https, http = free_port(), free_port()
+    folder = tmp_path / "caddy"
+    (folder / "data").mkdir(parents=True)
+    with gunicorn(tmp_path) as (app_port, _instance, _log):
+        config = table.caddyfile(
+            "scorer.test", app_port=app_port, https_port=https, http_port=http, bind="127.0.0.1"
+        )
+        proxy, log = table.start_caddy(caddy, folder, config)
+        try:
+            table.wait_for(https, "127.0.0.1", proxy, log)
+            plain = f"scorer.test:{http}"
+            deadline = time.monotonic() + 30
+            while (said := ask(http, "/lang/pl?next=/x%0Ay", plain)).endswith(b"502 Bad Gateway"):
+                assert time.monotonic() < deadline, "gunicorn did not start"
+                time.sleep(0.1)
+            assert said == b"HTTP/1.1 302 Found"
+            with socket.create_connection(("127.0.0.1", http)) as s:
+                s.sendall(f"GET /lang/pl?next=/x%0Ay HTTP/1.1\r\nHost: {plain}\r\n\r\n".encode())
+                assert b"\r\nLocation: /\r\n" in s.recv(4096)
+        except BaseException:
+            table.stop(proxy)
+            raise
+    root = table.caddy_root(folder)
+    secure = f"scorer.test:{https}"
+    try:
+        assert ask(https, "/m/abcdefghijkl/score?key=SECRET-KEY&lang=pl", secure, root).endswith(
+            b" 502 Bad Gateway"
+        )
+        assert ask(http, "/lang/pl?next=/m/abcdefghijkl/score%3Fkey%3DSECRET-NEXT", plain).endswith(
+            b" 502 Bad Gateway"
+        )
+        with socket.create_server(("127.0.0.1", app_port)) as resetting:
+            resetting.settimeout(10)
+
+            def reset_each() -> None:
+                for _ in range(2):
+                    with contextlib.suppress(OSError):
+                        conn, _addr = resetting.accept()
+                        conn.setsockopt(
+                            socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0)
+                        )
+                        conn.recv(1024)
+                        conn.close()  # a reset, not a close
+
+            thread = threading.Thread(target=reset_each)
+            thread.start()
+            target = "/m/abcdefghijkl/score?key=SECRET-RESET&lang=pl"
+            assert ask(https, target, secure, root).endswith(b" 502 Bad Gateway")
+            resetting.close()
+            thread.join(20)
+    finally:
+        table.stop(proxy)
+    written = log.read_text()
+    lines = [x for x in written.splitlines() if '"uri":"/m/abcdefghijkl/score?lang=pl"' in x]
+    assert len(lines) == 2 and '"uri":"/lang/pl"' in written, written
+    no_secret_in_any_file(tmp_path)

@@ -20,6 +20,7 @@ The rest of Scorer uses this package's names (``store.get``, ``store.record_deal
 
 from .. import schema
 from .db import (
+    Busy,
     Gap,
     KeyReused,
     NotFound,
@@ -63,6 +64,7 @@ from .writes import (
     add_deal,
     change_setup,
     create,
+    create_all,
     delete_deal,
     delete_match,
     edit_deal,
@@ -71,6 +73,7 @@ from .writes import (
 )
 
 __all__ = [
+    "Busy",
     "CHOICES",
     "PER_PAGE",
     "STAMP",
@@ -97,6 +100,7 @@ __all__ = [
     "conflicts",
     "connect",
     "create",
+    "create_all",
     "delete_deal",
     "delete_match",
     "deleted_deal",

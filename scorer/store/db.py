@@ -15,6 +15,7 @@ from flask import Flask, current_app, g
 from sqlite_utils import Database
 
 from .. import schema
+from ..i18n import _
 
 
 class StoreError(Exception):
@@ -62,6 +63,13 @@ class Undone(Gap):
 
 class KeyReused(StoreError):
     """An idempotency key already used for a different request."""
+
+
+class Busy(StoreError, sqlite3.OperationalError):
+    """The write lock was not free within the busy timeout (another write held it
+    all that time): nothing was changed, and the same write may be sent again. An
+    OperationalError still, as SQLite's "database is locked" was, for the callers
+    that let a busy write go (a cache kept at the next read)."""
 
 
 def now() -> str:
@@ -165,8 +173,14 @@ def writing(db: Database) -> Iterator[Database]:
 
     (``db.atomic()`` begins a deferred transaction: under WAL a reader that
     then writes after another writer has committed fails with "database is
-    locked" at once, whatever the busy timeout. IMMEDIATE waits its turn.)"""
-    db.conn.execute("BEGIN IMMEDIATE")
+    locked" at once, whatever the busy timeout. IMMEDIATE waits its turn, up
+    to the busy timeout: then :class:`Busy`.)"""
+    try:
+        db.conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        if e.sqlite_errorcode & 0xFF != sqlite3.SQLITE_BUSY:  # its extended codes too
+            raise
+        raise Busy(_("the server is busy with other changes")) from e
     try:
         yield db
     except BaseException:

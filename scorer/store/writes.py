@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import json
 import secrets
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -192,47 +193,85 @@ def create(
     and edit key; ``browser`` scores it; ``began``: when it began, if before now
     (a season imported: ``2025-05-10T19:30:05+00:00``). Returns it as stored."""
     with writing(db):
-        stamp = now()
-        match_id = (
-            db["matches"]
-            .insert(
-                {
-                    "game": match.game,
-                    "options": json.dumps(match.options),
-                    "players": _dump(match.players),
-                    "first_dealer": match.first_dealer,
-                    "created": began or stamp,
-                    "updated": stamp,
-                    "version": 1,
-                    "pub": schema.new_id(),
-                    "edit_key": secrets.token_urlsafe(16),
-                    "legacy": 0,
-                }
-            )
-            .last_pk
-        )
-        for pos, entry in enumerate(match.deals, start=1):
-            db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(entry)})
-        _keep(db, match_id, 1, fold(match))
-        _event(
-            db,
-            match_id,
-            kind,
-            None,
+        return get(db, _insert(db, match, kind, browser, began))
+
+
+# A season imported (thousands of matches): the write lock is held this long at
+# most, then left free this long, longer than the longest wait between two tries
+# of another process's writer (SQLite's busy handler sleeps 100 ms at most): a
+# deal saved meanwhile waits a few tenths of a second, where before it waited for
+# the whole import and, past the busy timeout (10 s), failed. Under gevent the
+# pause also lets the worker's other requests (and its heartbeat) run.
+BATCH_SECONDS = 0.2
+PAUSE_SECONDS = 0.12
+
+
+def create_all(
+    db: Database, matches: list[tuple[Match, str | None]], kind: str, browser: str | None
+) -> int:
+    """Store checked matches as ``create`` does, each with when it began, in this
+    order: in transactions of at most BATCH_SECONDS of writing (a match or more
+    each), with a pause between them in which other writers take their turn.
+    A failure keeps the matches stored before it. Returns how many were stored."""
+    done = 0
+    while done < len(matches):
+        if done:
+            time.sleep(PAUSE_SECONDS)
+        with writing(db):
+            until = time.monotonic() + BATCH_SECONDS
+            while True:  # a match at least
+                match, began = matches[done]
+                _insert(db, match, kind, browser, began)
+                done += 1
+                if done == len(matches) or time.monotonic() >= until:
+                    break
+    return done
+
+
+def _insert(db: Database, match: Match, kind: str, browser: str | None, began: str | None) -> int:
+    """A new match's rows, inside the caller's write: the match, its deals, its
+    kept fold, its first line of the history, who scores it. Returns its row."""
+    stamp = now()
+    match_id = (
+        db["matches"]
+        .insert(
             {
                 "game": match.game,
-                "options": match.options,
-                "players": match.players,
+                "options": json.dumps(match.options),
+                "players": _dump(match.players),
                 "first_dealer": match.first_dealer,
-                "deals": len(match.deals),
-            },
+                "created": began or stamp,
+                "updated": stamp,
+                "version": 1,
+                "pub": schema.new_id(),
+                "edit_key": secrets.token_urlsafe(16),
+                "legacy": 0,
+            }
         )
-        if browser:
-            db["browsers"].upsert(
-                {"browser": browser, "match_id": match_id, "role": "score", "at": stamp},
-                pk=("browser", "match_id"),
-            )
-        return get(db, match_id)
+        .last_pk
+    )
+    for pos, entry in enumerate(match.deals, start=1):
+        db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(entry)})
+    _keep(db, match_id, 1, fold(match))
+    _event(
+        db,
+        match_id,
+        kind,
+        None,
+        {
+            "game": match.game,
+            "options": match.options,
+            "players": match.players,
+            "first_dealer": match.first_dealer,
+            "deals": len(match.deals),
+        },
+    )
+    if browser:
+        db["browsers"].upsert(
+            {"browser": browser, "match_id": match_id, "role": "score", "at": stamp},
+            pk=("browser", "match_id"),
+        )
+    return match_id
 
 
 def _keep_later_entries(db: Database, stored: Stored, standings: Standings, start: int) -> None:

@@ -16,7 +16,7 @@ from ..cards import SYMBOLS, display, is_red
 from ..games import GAMES
 from ..i18n import _, day, day_and_time
 from ..match import DealError
-from ..store import KeyReused, NotFound, Stale, StoreError
+from ..store import Busy, KeyReused, NotFound, Stale, StoreError
 from .forms import field_id
 
 # How many characters of a name fit a deals-table column on a 320 px phone, and
@@ -202,20 +202,31 @@ def register(app: Flask) -> None:
     @app.errorhandler(StoreError)
     def store_error(e: StoreError):
         """A write refused by the store that a route did not answer itself: a
-        clear 4xx all the same, never a 500."""
+        clear 4xx all the same (a 503 while the lock stays busy: the same again
+        in a moment), never a 500."""
         code = (
             404
             if isinstance(e, NotFound)
             else 422
             if isinstance(e, KeyReused)
+            else 503
+            if isinstance(e, Busy)
             else (412 if isinstance(e, Stale) and wants_json() else 409)
         )
-        message = _("%(why)s: nothing was changed.", why=e.message[:1].upper() + e.message[1:])
-        if entry.queued():
-            return entry.told("refused", message, code)
+        why = e.message[:1].upper() + e.message[1:]
+        message = _("%(why)s: nothing was changed.", why=why)
+        headers = {}
+        if isinstance(e, Busy):  # the same again in a moment (a phone's queue sends it again)
+            message = _("%(why)s: nothing was changed. Try again in a moment.", why=why)
+            headers["Retry-After"] = "1"
+        if entry.queued():  # busy: it stays on the phone, sent again at the queue's next try
+            return (
+                *entry.told("waiting" if isinstance(e, Busy) else "refused", message, code),
+                headers,
+            )
         if wants_json():
-            return jsonify(error=message), code
-        return render_template("error.html", code=code, message=message), code
+            return jsonify(error=message), code, headers
+        return render_template("error.html", code=code, message=message), code, headers
 
     @app.errorhandler(SecurityError)
     def untrusted_host(e: SecurityError):

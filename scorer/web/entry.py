@@ -375,7 +375,9 @@ def choice(match_id: str, conflict: int):
         "found": found,
         "number": number,
         "confirm": ConfirmForm(),
-        "key": new_key(),
+        # a key each: a second tap of one button repeats its answer; another button
+        # of the same page (after Back) is a choice of its own, told it was made
+        "keys": {action: new_key() for action in (*store.CHOICES, "together")},
     }
     if found["closed"] is None and number is not None:
         context["seen"] = stored.deal_mark(number)  # the choice stands on the deal as shown
@@ -449,7 +451,9 @@ def choose(match_id: str, conflict: int):
         flash(_("Not saved: %(why)s", why=e.message))
         return redirect(url_for(".choice", match_id=stored.pub, conflict=conflict))
     except store.Stale as e:
-        flash(_("Not changed: %(why)s.", why=e.message))
+        shown = store.conflict(db(), stored, conflict)
+        if shown is None or shown["closed"] is None:  # else the page says it was made
+            flash(_("Not changed: %(why)s.", why=e.message))
         return redirect(url_for(".choice", match_id=stored.pub, conflict=conflict))
     except store.NotFound:
         abort(404)

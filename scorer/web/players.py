@@ -10,7 +10,7 @@ from datetime import date
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import format_decimal
-from werkzeug.exceptions import BadRequest
+from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from .. import chart, store
 from ..games import GAMES, EntryError
@@ -38,7 +38,14 @@ def sheets() -> list[Sheet]:
         standings = standings_or_none(stored)
         if standings is not None:
             out.append(
-                Sheet(stored.pub, stored.created, stored.match, standings, access.can_score(stored))
+                Sheet(
+                    stored.pub,
+                    stored.created,
+                    stored.match,
+                    standings,
+                    access.can_score(stored),
+                    stored.id,
+                )
             )
     return out
 
@@ -245,6 +252,8 @@ def rename():
         stored = by_pub[change.pub]
         try:
             made = store.change_setup(db(), stored.id, change.players, stored.match.options)
+        except store.Busy:
+            raise  # said (a 503): the rename asked again renames the matches left
         except store.StoreError:
             continue  # deleted on another phone meanwhile: nothing to rename there
         remember_change(stored.pub, made)
@@ -266,9 +275,10 @@ def rename():
 
 @bp.get("/season")
 def season(error: str | None = None):
-    """The season's export and import."""
+    """The season's export and import (its form reads no request: drawn again for a
+    file too large to read, it would meet the same refusal)."""
     return render_template(
-        "season.html", count=len(sheets()), import_form=ImportForm(), error=error
+        "season.html", count=len(sheets()), import_form=ImportForm(formdata=None), error=error
     ), (400 if error else 200)
 
 
@@ -297,14 +307,20 @@ def season_csv():
 @bp.post("/season/import")
 def season_import():
     """Each record of a season ZIP as a new match; one bad member: none."""
-    if not ImportForm().validate_on_submit():
-        abort(400)
+    try:
+        if not ImportForm().validate_on_submit():
+            abort(400)
+    except RequestEntityTooLarge:  # said on the page, with the most a file may be
+        limit = request.max_content_length  # MAX_CONTENT_LENGTH
+        why = _("this file is larger than %(mb)s MB, the most one file may be", mb=limit >> 20)
+        return season(_("Nothing imported: %(why)s", why=why))[0], 413
     upload = request.files.get("season")
     try:
         matches = read_zip(upload.read() if upload else b"")
     except RecordError as e:
         return season(_("Nothing imported: %(why)s", why=e.message))
-    for match, start in matches:  # in the order they began: the latest heads the home page
-        store.create(db(), match, kind="import", browser=access.browser(), began=start)
+    # in the order they began (the latest heads the home page), a few at a time:
+    # a deal saved meanwhile takes its turn between them
+    store.create_all(db(), matches, kind="import", browser=access.browser())
     flash(ngettext("%(num)s match imported.", "%(num)s matches imported.", len(matches)))
     return redirect(url_for(".season"))
