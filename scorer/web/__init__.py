@@ -242,6 +242,8 @@ def register(app: Flask) -> None:
             or _("Something went wrong; nothing was changed.")
         )
         headers = {"WWW-Authenticate": "Bearer"} if e.code == 401 else {}
+        if getattr(e, "retry_after", None):  # a 503 that says when to ask again
+            headers["Retry-After"] = str(e.retry_after)
         if entry.queued():  # the phone keeps the entry: to try again, or held with why
             if e.code >= 500:
                 return entry.told("waiting", "", e.code, trouble=e.code)
