@@ -144,6 +144,7 @@ def create_app(test_config: dict | None = None) -> Flask:
         LISTEN_HOST=os.environ.get("HOST", "127.0.0.1"),
         CA_CERT=os.environ.get("SCORER_CA_CERT", "").strip() or None,
         TRUST_URL=os.environ.get("SCORER_TRUST_URL", "").strip() or None,
+        BODY_SECONDS=float(os.environ.get("SCORER_BODY_SECONDS") or 10),
     )
     hosts = os.environ.get("SCORER_TRUSTED_HOSTS", "").strip()
     if hosts:

@@ -14,7 +14,7 @@
     // or the worker has fetched and kept it and its files since)
     // (a page that showed a one-time message came through it but was not kept:
     // static/sw.js keeps a copy without it, fetched as a first visit's is)
-    var kept = !!sw.controller && !document.querySelector("p.flash:not([data-hash])");
+    var kept = !!sw.controller && !document.querySelector("p.flash");
     var mark = function () { if (sw.controller && kept) document.documentElement.setAttribute("data-offline", "ready"); };
     sw.addEventListener("controllerchange", mark);
     sw.register(worker).then(function () { return sw.ready; }).then(function (reg) {

@@ -82,6 +82,7 @@
     var line = location.hash.length > 1 && document.querySelector('[data-hash="' + location.hash.slice(1).replace(/[^\w-]/g, "") + '"]');
     if (!line) return;
     line.hidden = false;
+    line.className = "flash";
     history.replaceState(history.state, "", location.pathname + location.search);
   }
 

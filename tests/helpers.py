@@ -105,10 +105,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(tmp_path: Path, workers: int = 1):
+def gunicorn(tmp_path: Path, workers: int = 1, **settings: str):
     """Scorer served as `make run` serves it (gunicorn.conf.py) on a free port of
-    127.0.0.1 with an instance folder of its own; yields (port, instance, log:
-    its output, read after the block), and stops it."""
+    127.0.0.1 with an instance folder of its own (``settings``: more of its
+    environment); yields (port, instance, log: its output, read after the block),
+    and stops it."""
     port, instance = free_port(), tmp_path / "instance"
     log = open(tmp_path / "server.log", "w+")
     env = {
@@ -117,6 +118,7 @@ def gunicorn(tmp_path: Path, workers: int = 1):
         "PORT": str(port),
         "SCORER_INSTANCE": str(instance),
         "WORKERS": str(workers),
+        **settings,
     }
     proc = subprocess.Popen(
         [str(GUNICORN), "--config", "gunicorn.conf.py", "scorer:create_app()"],

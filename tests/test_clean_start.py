@@ -3,7 +3,9 @@ an empty instance folder, the schema is made once and every one comes up."""
 
 from __future__ import annotations
 
+import json
 import os
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -88,3 +90,49 @@ def test_make_run_with_four_workers_on_an_empty_folder_comes_up_clean(tmp_path, 
     assert "Warning" not in out and "backup failed" not in out, out
     assert "locked" not in out and "disk I/O error" not in out, out
     assert migrations_applied(instance / "scorer.db") == schema.names()
+
+
+def test_a_body_that_trickles_in_is_cut_off_with_a_408(tmp_path):
+    """A body sent a byte every second, under `make run`'s gevent workers: answered
+    408 once its deadline (SCORER_BODY_SECONDS, 2 here, and a second a 64 KB) has
+    passed, not held for as long as it trickles (one byte every ten seconds held a
+    connection 70 s); a whole body in time is read as ever."""
+    with gunicorn(tmp_path, SCORER_BODY_SECONDS="2") as (port, _instance, _log):
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(0.2)
+        with socket.create_connection(("127.0.0.1", port), timeout=20) as s:
+            s.sendall(
+                b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                b"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+            )
+            started = time.monotonic()
+            answer = b""
+            for _ in range(15):
+                try:
+                    s.sendall(b" ")
+                except OSError:
+                    break
+                s.settimeout(1)
+                try:
+                    answer += s.recv(4096)
+                except TimeoutError:
+                    continue
+                if answer:
+                    break
+            took = time.monotonic() - started
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:200]
+        assert 1.5 < took < 6
+        made = urllib.request.urlopen(
+            urllib.request.Request(
+                f"http://127.0.0.1:{port}/api/matches",
+                data=json.dumps({"game": "hearts", "players": ["A", "B", "C"]}).encode(),
+                headers={"Content-Type": "application/json"},
+            ),
+            timeout=20,
+        )
+        assert made.status == 201

@@ -157,3 +157,42 @@ def test_a_phone_in_chromium_waits_and_redraws_the_sheet_once_a_deal_is_saved(
     page.locator("table.deals tbody tr").first.wait_for(timeout=3000)
     assert page.locator(".totals .points").all_inner_texts() == ["17", "23", "3"]
     page.context.close()
+
+
+def test_past_the_phones_a_process_holds_a_poll_is_told_to_ask_again(tmp_path):
+    """Two phones held at most (LIVE_HELD): a third is answered at once, 503 with
+    Retry-After (static/live.js asks again two seconds later), and a save still
+    goes through and wakes the two held."""
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "scorer.db"),
+            "SECRET_KEY": "live",
+            "LIVE_WAIT": 5,
+            "LIVE_HELD": 2,
+        }
+    )
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        mid, key, etag = new_match(base)
+        ask = {"If-None-Match": etag}
+        with ThreadPoolExecutor(2) as pool:
+            held = [
+                pool.submit(call, f"{base}/m/{mid}?part=live&wait=1", None, ask) for _ in range(2)
+            ]
+            time.sleep(1)
+            assert not any(h.done() for h in held)
+            started = time.monotonic()
+            status, headers, _b = call(f"{base}/m/{mid}?part=live&wait=1", headers=ask)
+            assert status == 503 and headers["Retry-After"] == "2"
+            assert time.monotonic() - started < 1
+            save(base, mid, key)
+            assert [h.result(timeout=5)[0] for h in held] == [200, 200]
+        # room again: the next poll is held as ever
+        etag = call(f"{base}/m/{mid}?part=live")[1]["ETag"]
+        started = time.monotonic()
+        status, _h, _b = call(f"{base}/m/{mid}?part=live&wait=1", headers={"If-None-Match": etag})
+        assert status == 304 and time.monotonic() - started > 4
+    finally:
+        server.shutdown()

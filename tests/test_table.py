@@ -175,7 +175,7 @@ def test_send_and_copy_beside_each_link_and_the_score_link_says_so(app):
     assert r.headers["Location"] == f"/m/{mid}#scoring"  # static/scorer.js says it there
     page = other.get(f"/m/{mid}").get_data(as_text=True)
     said = re.findall(
-        r'<p class="flash" role="status" data-hash="scoring" hidden>([^<]*)</p>', page
+        r'<p role="status" data-hash="scoring" hidden>([^<]*)</p>', page
     )
     assert said == ["You score this match on this phone now."]
 

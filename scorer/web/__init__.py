@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import Flask, Response, jsonify, render_template, request
+from flask import Flask, Response, abort, jsonify, render_template, request
 from flask.globals import request_ctx
 from flask_babel import format_time
 from flask_wtf.csrf import CSRFError
@@ -64,6 +64,15 @@ def short_names(names: list[str], most: int | None = None) -> list[str]:
     return out
 
 
+def patched() -> bool:
+    """Served by gevent's workers (its sockets in place of the standard ones)."""
+    try:
+        from gevent import monkey  # noqa: PLC0415
+    except ImportError:
+        return False
+    return monkey.is_module_patched("socket")
+
+
 def wants_json() -> bool:
     return request.path.startswith("/api/")
 
@@ -96,6 +105,24 @@ def register(app: Flask) -> None:
     app.register_blueprint(play.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(offline.bp)
+
+    @app.before_request
+    def body_in_time():
+        """A request's body arrives in time, or 408: under gevent's workers a body
+        sent a byte every ten seconds held its connection for minutes (issue 35).
+        ``BODY_SECONDS`` (SCORER_BODY_SECONDS, 10) and one more second for each
+        64 KB (a season file of 8 MB: 138 s)."""
+        size = request.content_length
+        seconds = app.config.get("BODY_SECONDS")
+        if not size or not seconds or not patched():
+            return
+        from gevent import Timeout  # noqa: PLC0415 (gevent's workers only)
+
+        try:
+            with Timeout(seconds + size / 65536):
+                request.get_data(cache=True)  # the form is parsed from it after
+        except Timeout:
+            abort(408)
 
     @app.after_request
     def once_only(response):
@@ -244,6 +271,7 @@ def register(app: Flask) -> None:
             403: _("Only the match's scorers can do that."),
             404: _("There is nothing here."),
             405: _("That is not allowed here."),
+            408: _("The request came too slowly; nothing was changed. Try again."),
             413: _("That is too large."),
             415: _("Send JSON (Content-Type: application/json)."),
         }
@@ -253,6 +281,8 @@ def register(app: Flask) -> None:
             or _("Something went wrong; nothing was changed.")
         )
         headers = {"WWW-Authenticate": "Bearer"} if e.code == 401 else {}
+        if getattr(e, "retry_after", None):  # a 503 that says when to ask again
+            headers["Retry-After"] = str(e.retry_after)
         if entry.queued():  # the phone keeps the entry: to try again, or held with why
             if e.code >= 500:
                 return entry.told("waiting", "", e.code, trouble=e.code)

@@ -8,52 +8,61 @@ wait on, twice a second, and wakes those whose match moved on: a box with
 With ``LIVE_WAIT`` 0 (a server of one thread per request, the tests' default),
 the answer never waits: the phone asks every two seconds, as it always could.
 
-The poll itself (a phone's "changed?" about a sheet that has not changed) is
-answered before Flask (:class:`Poll`): from one row (the match's version and
-what this phone is to it) on a connection kept open (the app's pool), with
-the headers Flask's own 304 carries, so it costs about what a bare route
-costs. Any other request,
-and a poll this cannot answer alike (no cookie, a first visit to remember, a
-changed sheet, an unknown host, an odd address), goes on to Flask.
+The poll itself goes through Flask as every request does (scorer/web/sheet.py):
+it reads the match's row alone, and answers a bodiless 304 while the sheet is
+as the phone has it. Answering it before Flask saved about 0.6 ms of CPU a
+poll, about 0.1 ms a second for a table of four held phones (issue 36): not
+worth a second way into the app.
 """
 
 from __future__ import annotations
 
 import os
-import re
-import sqlite3
 import threading
 import time
-from urllib.parse import parse_qsl
 
 from flask import Flask, Response, current_app
-from werkzeug.exceptions import SecurityError
-from werkzeug.http import parse_cookie, parse_etags
-from werkzeug.wsgi import get_host
+from werkzeug.exceptions import ServiceUnavailable
 
-from ..i18n import COOKIE as LANG_COOKIE
-from ..i18n import locale_of
-from ..store.db import connect, pool
-from . import access
+from ..store.db import connect
 
 EVERY = 0.5  # seconds between two looks at the versions phones wait on
+# The most phones a process holds waiting (LIVE_HELD): past it a poll is answered at
+# once, 503 with Retry-After, and the phone asks again two seconds later (static/
+# live.js), so that a save always finds a connection (at 15,000 held phones on two
+# workers a save's connection was closed unanswered: issue 35).
+HELD = 5000
 CHUNK = 500  # public ids a look reads at a time
+
+
+class Full(ServiceUnavailable):
+    """This process holds as many waiting phones as it may: the phone asks again
+    in a moment, without waiting (static/live.js waits two seconds)."""
+
+    def __init__(self):
+        super().__init__(retry_after=2)
 
 
 class Watch:
     """The phones of this process waiting for a match to move past a version."""
 
-    def __init__(self, database: str):
+    def __init__(self, database: str, most: int = HELD):
         self.database = database
+        self.most = most
+        self.held = 0
         self.waiting: dict[str, list[tuple[int, threading.Event]]] = {}
         self.lock = threading.Lock()
         self.reader: threading.Thread | None = None
 
     def wait(self, pub: str, version: int, timeout: float) -> bool:
         """Wait until the match ``pub`` is past ``version`` (True: it is, or it is
-        gone) or ``timeout`` seconds have passed (False)."""
+        gone) or ``timeout`` seconds have passed (False). Raises :class:`Full`
+        while this process holds its most phones already."""
         mine = (version, threading.Event())
         with self.lock:
+            if self.held >= self.most:
+                raise Full()
+            self.held += 1
             self.waiting.setdefault(pub, []).append(mine)
             if self.reader is None or not self.reader.is_alive():
                 self.reader = threading.Thread(target=self._read, name="live-watch", daemon=True)
@@ -62,6 +71,7 @@ class Watch:
             return mine[1].wait(timeout)
         finally:
             with self.lock:
+                self.held -= 1
                 others = [w for w in self.waiting.get(pub, []) if w is not mine]
                 if others:
                     self.waiting[pub] = others
@@ -119,98 +129,9 @@ def live_etag(pub: str, version: int, locale: str, can_score: bool, show_all: bo
     return f"{pub}.{version}.{locale}.{'s' if can_score else 'w'}{'.all' if show_all else ''}"
 
 
-SHEET = re.compile(r"/m/([A-Za-z0-9_-]{12})")  # the sheet's route (scorer.MatchIdConverter)
-PLAIN_QUERY = re.compile(r"[a-z0-9=&]*")  # as live.js asks: part=live&deals=all&wait=1
-ASKED = {"part", "deals", "wait"}
-# The match's version and what this browser is to it, in one statement.
-VERSION_AND_ROLE = (
-    "select m.version, b.role from matches m"
-    " left join browsers b on b.browser = ? and b.match_id = m.id"
-    " where m.pub = ? and m.deleted is null and m.game != ''"
-)
-
-
-class Poll:
-    """WSGI, in front of the app: the live poll of an unchanged sheet answered
-    with Flask's own 304 (see the module's doc); anything else passed on."""
-
-    def __init__(self, app: Flask, wsgi):
-        self.app = app
-        self.wsgi = wsgi
-        self.headers: dict[bool, tuple[str, list[tuple[str, str]]]] = {}
-
-    def __call__(self, environ, start_response):
-        etag = self.unchanged(environ)
-        if etag is None:
-            return self.wsgi(environ, start_response)
-        status, headers = self.answer(environ)
-        start_response(status, [(k, f'W/"{etag}"' if k == "ETag" else v) for k, v in headers])
-        return []
-
-    def unchanged(self, environ) -> str | None:
-        """The sheet's ETag if this is a poll of it that the phone has as it is
-        (and, asked to wait, still has when the wait is over); else None."""
-        if environ.get("REQUEST_METHOD") != "GET" or "HTTP_IF_NONE_MATCH" not in environ:
-            return None
-        path = SHEET.fullmatch(environ.get("PATH_INFO", ""))
-        query = environ.get("QUERY_STRING", "")
-        if path is None or not PLAIN_QUERY.fullmatch(query):
-            return None
-        args: dict[str, str] = {}
-        for key, value in parse_qsl(query, keep_blank_values=True):
-            args.setdefault(key, value)
-        if args.get("part") != "live" or not ASKED.issuperset(args):
-            return None
-        cookies = parse_cookie(environ.get("HTTP_COOKIE", ""))
-        browser = cookies.get(access.COOKIE, "")
-        if not access.WELL_FORMED.fullmatch(browser):
-            return None  # a new cookie goes out with Flask's answer
-        config = self.app.config
-        if config["TRUSTED_HOSTS"] is not None:
-            try:
-                get_host(environ, config["TRUSTED_HOSTS"])
-            except SecurityError:
-                return None  # Flask's 400
-        pub = path.group(1)
-        try:
-            with pool(self.app).borrowed() as db:
-                rows = db.conn.execute(VERSION_AND_ROLE, [browser, pub]).fetchall()
-        except sqlite3.Error:
-            return None  # Flask says what went wrong
-        if not rows or rows[0][1] is None:
-            return None  # gone (a 404), or a first read to remember (access.seen)
-        version, role = rows[0]
-        locale = locale_of(cookies.get(LANG_COOKIE, ""), environ.get("HTTP_ACCEPT_LANGUAGE"))
-        etag = live_etag(pub, version, locale, role == "score", args.get("deals") == "all")
-        if not parse_etags(environ["HTTP_IF_NONE_MATCH"]).contains_weak(etag):
-            return None  # changed: the new sheet, from Flask
-        if args.get("wait") and config.get("LIVE_WAIT"):
-            watch = self.app.extensions.get("scorer.live")
-            if watch is not None and watch.wait(pub, version, config["LIVE_WAIT"]):
-                return None  # it changed meanwhile
-        return etag
-
-    def answer(self, environ) -> tuple[str, list[tuple[str, str]]]:
-        """The status and headers of Flask's 304 for a poll (the ETag to be set),
-        made once per process by Flask itself, with every after_request hook
-        (the security headers, Vary): over HTTPS they add Strict-Transport-Security."""
-        secure = environ.get("wsgi.url_scheme") in ("https", "wss") or (
-            environ.get("HTTP_X_FORWARDED_PROTO") == "https"
-        )
-        made = self.headers.get(secure)
-        if made is None:
-            scheme = "https" if secure else "http"
-            host = environ.get("HTTP_HOST") or "localhost"
-            with self.app.test_request_context(environ["PATH_INFO"], f"{scheme}://{host}"):
-                response = self.app.process_response(unchanged(""))
-                made = response.status, response.get_wsgi_headers(environ).to_wsgi_list()
-            self.headers[secure] = made
-        return made
-
-
 def init_app(app: Flask) -> None:
     """``LIVE_WAIT``: from ``SCORER_LIVE_WAIT`` (gunicorn.conf.py sets it for gevent
-    workers), unless the app's config says. The poll answered before Flask."""
+    workers), unless the app's config says."""
     app.config.setdefault("LIVE_WAIT", float(os.environ.get("SCORER_LIVE_WAIT") or 0))
-    app.extensions["scorer.live"] = Watch(app.config["DATABASE"])
-    app.wsgi_app = Poll(app, app.wsgi_app)
+    app.config.setdefault("LIVE_HELD", HELD)
+    app.extensions["scorer.live"] = Watch(app.config["DATABASE"], app.config["LIVE_HELD"])
