@@ -174,9 +174,7 @@ def test_send_and_copy_beside_each_link_and_the_score_link_says_so(app):
     r = other.get(f"/m/{mid}/score?key={key_of(app, mid)}")
     assert r.headers["Location"] == f"/m/{mid}#scoring"  # static/scorer.js says it there
     page = other.get(f"/m/{mid}").get_data(as_text=True)
-    said = re.findall(
-        r'<p role="status" data-hash="scoring" hidden>([^<]*)</p>', page
-    )
+    said = re.findall(r'<p role="status" data-hash="scoring" hidden>([^<]*)</p>', page)
     assert said == ["You score this match on this phone now."]
 
 
