@@ -5,6 +5,7 @@ RULES.md (see the comments)."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from .test_browser import shot, totals
 from .test_browser_games import enter, save, start, tap
@@ -131,3 +132,28 @@ def test_variety_full_game_with_auctions(page_without_js, live_server):
         assert totals(page) == running
     assert page.locator(".result").inner_text().strip().startswith("Ala wins")
     shot(page, "variety-phone.png", full_page=True)
+
+
+def test_after_a_save_the_next_entry_is_in_view_on_a_phone(page, live_server):
+    """390×750 (a phone's browser bars take the rest of 844): after a Save, "Enter
+    deal 2" is on the first screen, no scroll: Variety's auction rules are its deal
+    page's; Metamorphosis's discards and draws leave no room for the form and its pad
+    under the totals, so the sheet offers Enter."""
+    page.set_viewport_size({"width": 390, "height": 750})
+    start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
+    enter(page)
+    fill_first_deal(page)
+    save(page)
+    assert totals(page) == [-12, -20, 10]
+    expect(page.get_by_role("link", name="Enter deal 2")).to_be_in_viewport(ratio=1)
+    start(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
+    enter(page)
+    calls, counts = VARIETY[0]
+    for value in calls:  # each call draws the auction again (htmx, with JavaScript)
+        page.locator(f"button.call[value='{value}']").tap()
+        page.wait_for_load_state()
+    for key, value in counts.items():
+        page.fill(f"#{key}", str(value))
+    save(page)
+    assert totals(page) == RUNNING[0]
+    expect(page.get_by_role("link", name="Enter deal 2")).to_be_in_viewport(ratio=1)

@@ -227,6 +227,20 @@ def form_rows(fields, n: int) -> int:
     return rows
 
 
+FACT_LINE = 44  # characters of a fact a line holds at 390 px (static/scorer.css .facts)
+TITLE_LINE = 28  # of the next deal's title (its h2)
+
+
+def fact_rows(plan) -> int:
+    """The rows (as a question's) the next deal's title and notes take above its form
+    past the three lines SHEET_ROWS leaves them: two lines a row. A Metamorphosis
+    deal's declarations, discards and draws (ten lines) push its form, and the pad,
+    below the first screen: the sheet offers "Enter deal N" in view instead."""
+    lines = sum(-(-len(str(note)) // FACT_LINE) for note in plan.notes)
+    lines += len(str(plan.title)) // TITLE_LINE
+    return max(0, lines - 3) // 2
+
+
 def sheet_entry(stored: store.Stored, standings) -> dict | None:
     """The next deal's form for the score sheet, when it fits the first screen
     under the standings (else the sheet links to the deal page). Whether it fits
@@ -236,7 +250,8 @@ def sheet_entry(stored: store.Stored, standings) -> dict | None:
     n = len(stored.match.players)
     totals_rows = 1 if n <= 3 else 2  # .totals in static/scorer.css
     fields = standings.rules.entry_fields(standings.next, {})
-    if form_rows(fields, n) + 2 * (totals_rows - 1) > SHEET_ROWS:
+    rows = form_rows(fields, n) + 2 * (totals_rows - 1) + fact_rows(standings.next)
+    if rows > SHEET_ROWS:
         return None
     return deal_entry(stored, None, standings=standings)[0]
 
