@@ -51,6 +51,11 @@ COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 # --- texts that translate when drawn ------------------------------------------
 
 
+def locale_now() -> str:
+    """The locale a text is drawn in now, as a string ("pl")."""
+    return str(_now()[1] or DEFAULT)
+
+
 def _now():
     """The gettext translations and the locale a Text is drawn in now (asked of
     Flask-Babel once per locale and request: a sheet draws hundreds of texts)."""

@@ -99,7 +99,7 @@ def read_json(raw: bytes | str) -> Any:
     return data
 
 
-def _invisible(ch: str) -> str | None:
+def invisible_char(ch: str) -> str | None:
     """Why ``ch`` may not stand in a name (None: it may)."""
     category, code = unicodedata.category(ch), f"{ord(ch):04X}"
     if category == "Cc" or category in ("Zl", "Zp"):
@@ -131,7 +131,7 @@ def check_names(value: Any) -> list[str]:
         if not name:
             raise EntryError(_("a player name is empty"), "players")
         for ch in name:
-            why = _invisible(ch)
+            why = invisible_char(ch)
             if why:
                 raise EntryError(why, "players")
         if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):

@@ -5,6 +5,7 @@ layers only look down: cards → games → engine → the fold → the store →
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "circles.py"
@@ -41,3 +42,22 @@ def test_each_layer_imports_only_the_layers_below():
                 continue
             for target in imported:
                 assert not target.startswith(above), f"{name} imports {target}"
+
+
+def test_no_module_imports_another_s_private_names():
+    """A module's ``_name`` is its own (issue 36): what another module needs is
+    public, or stays inside. Read from the source, every ``from … import``."""
+    import ast  # noqa: PLC0415
+
+    found = []
+    for name, path in KNOWN.items():
+        for node in ast.walk(ast.parse(Path(path).read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module != "__future__":
+                private = [
+                    a.name for a in node.names if re.match(r"_[a-z]", a.name)
+                ]  # not gettext's _
+                if private and (node.level or (node.module or "").startswith("scorer")):
+                    found.append(
+                        f"{name}: from {'.' * node.level}{node.module or ''} import {private}"
+                    )
+    assert found == []

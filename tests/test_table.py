@@ -442,7 +442,7 @@ def test_links_gives_each_match_not_finished_its_score_link_at_the_new_address(
     assert "You score this match on this phone now." in sheet
 
     # a match today's rules cannot read (a rule changed since) is given too, not a crash
-    def unreadable(_db, _stored):
+    def unreadable(_db, from_row):
         raise DealError(1, EntryError("the hearts add up to 14"), GAMES["black_maria"])
 
     monkeypatch.setattr(store, "standings", unreadable)

@@ -21,14 +21,14 @@ from .kept import recent_kept
 from .stored import Stored, get
 from .writes import (
     Change,
-    _add,
-    _dump,
-    _edit,
-    _event,
-    _keep_later_entries,
-    _request_digest,
-    _write,
+    append_deal,
+    dump_entry,
+    keep_later_entries,
+    log_event,
+    match_write,
     parse_mark,
+    replace_deals,
+    request_digest,
 )
 
 
@@ -93,7 +93,7 @@ def _same(a: Any, b: Any) -> bool:
     """Two entries of one deal say the same (``play``, how it was entered, aside)."""
 
     def bare(entry):
-        entry = json.loads(_dump(entry))
+        entry = json.loads(dump_entry(entry))
         return {k: v for k, v in entry.items() if k != "play"} if isinstance(entry, dict) else entry
 
     return bare(a) == bare(b)
@@ -120,10 +120,11 @@ def record_deal(
     deleted since the page was drawn), KeyReused, Stale
     (``if_version``), or DealError (its game refuses the entry, or the match is
     over)."""
-    digest = _request_digest("deal", [number, anchor], raw)
-    with _write(db, match_id, key, digest, if_version) as (stored, out):
-        if stored is None:
-            return out[0]
+    digest = request_digest("deal", [number, anchor], raw)
+    with match_write(db, match_id, key, digest, if_version) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
         count = len(stored.deal_ids)
         typed, number = number, anchored(db, stored, number, anchor)
         gone = undone_place(db, stored, anchor) if number > count + 1 else None
@@ -137,8 +138,7 @@ def record_deal(
         if number > count + 1 or number < 1:
             raise Gap(stored.match.words("not_yet", n=count + 1), count + 1, typed)
         if number == count + 1:
-            out.append(_add(db, stored, raw))
-            return out[0]
+            return frame.done(append_deal(db, stored, raw))
         standings = fold(stored.match, recent_kept(db, stored))
         try:
             mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
@@ -147,24 +147,23 @@ def record_deal(
         theirs = stored.match.deals[number - 1]
         deal_id = stored.deal_ids[number - 1]
         if _same(mine, theirs):
-            event = _event(db, stored.id, "same", number, mine, deal_id)
-            out.append(Change("same", number, 0, standings, event=event))
-            return out[0]
+            event = log_event(db, stored.id, "same", number, mine, deal_id)
+            return frame.done(Change("same", number, 0, standings, event=event))
         found = db.execute(
             "select id, event from conflicts where deal_id = ? and entry = ? and closed is null",
-            [deal_id, _dump(mine)],
+            [deal_id, dump_entry(mine)],
         ).fetchone()
         if found:
             conflict, event = found
         else:
-            event = _event(db, stored.id, "conflict", number, mine, deal_id, before=theirs)
+            event = log_event(db, stored.id, "conflict", number, mine, deal_id, before=theirs)
             conflict = (
                 db["conflicts"]
                 .insert(
                     {
                         "match_id": stored.id,
                         "deal_id": deal_id,
-                        "entry": _dump(mine),
+                        "entry": dump_entry(mine),
                         "browser": browser,
                         "at": now(),
                         "event": event,
@@ -172,8 +171,7 @@ def record_deal(
                 )
                 .last_pk
             )
-        out.append(Change("conflict", number, 0, standings, event=event, conflict=conflict))
-    return out[0]
+        return frame.done(Change("conflict", number, 0, standings, event=event, conflict=conflict))
 
 
 def conflicts(db: Database, stored: Stored, *, open_only: bool = True) -> list[dict]:
@@ -237,10 +235,11 @@ def choose(
 
     Raises NotFound, Stale (already chosen, or the deals moved on), KeyReused,
     DealError (the entry cannot stand there)."""
-    digest = _request_digest("choose", [conflict_id, choice], None)
-    with _write(db, match_id, key, digest, None) as (stored, out):
-        if stored is None:
-            return out[0]
+    digest = request_digest("choose", [conflict_id, choice], None)
+    with match_write(db, match_id, key, digest, None) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
         found = conflict(db, stored, conflict_id)
         if found is None or choice not in CHOICES:
             raise NotFound(_("there is no such choice to make"))
@@ -251,14 +250,14 @@ def choose(
             raise Stale(stored.match.words("choice_gone"))
         _chosen_as_shown(stored, found, seen)
         if choice == "replace":
-            change = _edit(db, stored, {number: found["entry"]})
+            change = replace_deals(db, stored, {number: found["entry"]})
         elif choice == "next":
             if number != len(stored.deal_ids):
                 raise Stale(stored.match.words("entered_meanwhile", n=number + 1), number + 1)
-            change = _add(db, stored, found["entry"])
+            change = append_deal(db, stored, found["entry"])
         else:
             standings = fold(stored.match, recent_kept(db, stored))
-            event = _event(
+            event = log_event(
                 db,
                 stored.id,
                 "keep",
@@ -269,8 +268,7 @@ def choose(
             )
             change = Change("keep", number, 0, standings, event=event)
         db.execute("update conflicts set closed = ? where id = ?", [change.event, conflict_id])
-        out.append(change)
-    return out[0]
+        return frame.done(change)
 
 
 def choose_together(
@@ -285,10 +283,11 @@ def choose_together(
     the table's choice where one replace alone cannot stand (putting one wrong
     deal right ends the match before another wrong one, later). One deal a
     conflict. Raises NotFound, Stale, KeyReused, DealError."""
-    digest = _request_digest("together", sorted(conflict_ids), None)
-    with _write(db, match_id, key, digest, None) as (stored, out):
-        if stored is None:
-            return out[0]
+    digest = request_digest("together", sorted(conflict_ids), None)
+    with match_write(db, match_id, key, digest, None) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
         found = [conflict(db, stored, cid) for cid in conflict_ids]
         if not found or None in found:
             raise NotFound(_("there is no such choice to make"))
@@ -301,13 +300,12 @@ def choose_together(
             raise Stale(stored.match.words("one_deal_twice"))
         for f, mark in zip(found, seen or [None] * len(found), strict=False):
             _chosen_as_shown(stored, f, mark)
-        change = _edit(db, stored, {f["number"]: f["entry"] for f in found})
+        change = replace_deals(db, stored, {f["number"]: f["entry"] for f in found})
         db.conn.executemany(
             "update conflicts set closed = ? where id = ?",
             [(change.event, cid) for cid in conflict_ids],
         )
-        out.append(change)
-    return out[0]
+        return frame.done(change)
 
 
 def deleted_deal(db: Database, stored: Stored, deal_id: int) -> dict | None:
@@ -344,12 +342,10 @@ def revive_deal(
     place with this phone's entry (one change of the history, a restore; Undo
     deletes it again). Raises NotFound, Stale (it is back already), KeyReused,
     DealError."""
-    with _write(db, match_id, key, _request_digest("revive", deal_id, raw), None) as (
-        stored,
-        out,
-    ):
-        if stored is None:
-            return out[0]
+    with match_write(db, match_id, key, request_digest("revive", deal_id, raw), None) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
         gone = deleted_deal(db, stored, deal_id)
         if gone is None:
             raise Stale(stored.match.words("brought_back"))
@@ -360,11 +356,11 @@ def revive_deal(
         rev = db.execute("select rev from deals where id = ?", [deal_id]).fetchone()[0] + 1
         db.execute(
             "update deals set deleted = null, entry = ?, rev = ? where id = ?",
-            [_dump(deals[number - 1]), rev, deal_id],
+            [dump_entry(deals[number - 1]), rev, deal_id],
         )
         back = get(db, stored.id)
-        _keep_later_entries(db, back, standings, number)
-        event = _event(
+        keep_later_entries(db, back, standings, number)
+        event = log_event(
             db,
             stored.id,
             "restore",
@@ -374,5 +370,4 @@ def revive_deal(
             before=gone["entry"],
             rev=rev,
         )
-        out.append(Change("restore", number, 0, standings, event=event))
-    return out[0]
+        return frame.done(Change("restore", number, 0, standings, event=event))

@@ -12,15 +12,15 @@ from ..i18n import _
 from ..match import Match, checked_entry, fold
 from .db import NotFound, Stale, now
 from .kept import recent_kept
-from .stored import _match_row, get
-from .writes import Change, _apply_setup, _dump, _event, _request_digest, _write
+from .stored import get, match_row
+from .writes import Change, apply_setup, dump_entry, log_event, match_write, request_digest
 
 
 def events(db: Database, match_id: int | str) -> list[dict]:
     """The match's events (by its number in the store or its public id), oldest
     first (each entry as JSON text)."""
     if isinstance(match_id, str):
-        match_id = _match_row(db, match_id, trash=True)["id"]
+        match_id = match_row(db, match_id, trash=True)["id"]
     return list(db.query("select * from events where match_id = ? order by id", [match_id]))
 
 
@@ -44,10 +44,11 @@ def undo(
     since (a deal entered again, the same, changes nothing).
 
     Raises NotFound, Stale, KeyReused, DealError (the match cannot stand so)."""
-    digest = _request_digest("undo", event_id, None)
-    with _write(db, match_id, key, digest, None) as (stored, out):
-        if stored is None:
-            return out[0]
+    digest = request_digest("undo", event_id, None)
+    with match_write(db, match_id, key, digest, None) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
         rows = list(
             db.query("select * from events where id = ? and match_id = ?", [event_id, stored.id])
         )
@@ -65,11 +66,9 @@ def undo(
                     )
                 )
             back = json.loads(rows[0]["before"])
-            out.append(_apply_setup(db, stored, back["players"], back["options"], event_id))
-            return out[0]
+            return frame.done(apply_setup(db, stored, back["players"], back["options"], event_id))
         if rows and rows[0]["kind"] == "keep":
-            out.append(_reopen(db, stored, rows[0]))
-            return out[0]
+            return frame.done(_reopen(db, stored, rows[0]))
         if not rows or rows[0]["kind"] not in UNDONE_AS or not rows[0]["deal_id"]:
             raise NotFound(_("there is no change to undo there"))
         event = rows[0]
@@ -111,7 +110,7 @@ def undo(
             entry, before, rev = deals[number - 1], json.loads(deal[1]), deal[0] + 1
             db.execute(
                 "update deals set entry = ?, rev = ? where id = ?",
-                [_dump(entry), rev, event["deal_id"]],
+                [dump_entry(entry), rev, event["deal_id"]],
             )
         else:  # restore: back in its place among the deals
             db.execute("update deals set deleted = null where id = ?", [event["deal_id"]])
@@ -119,7 +118,7 @@ def undo(
             number = back.number_of(event["deal_id"])
             standings = fold(back.match, kept[: number - 1])
             entry, before, rev = json.loads(deal[1]), None, deal[0]
-        new = _event(
+        new = log_event(
             db,
             stored.id,
             kind,
@@ -130,8 +129,7 @@ def undo(
             rev=rev,
             undoes=event_id,
         )
-        out.append(Change(kind, number, 0, standings, event=new))
-    return out[0]
+        return frame.done(Change(kind, number, 0, standings, event=new))
 
 
 DEAL_CHANGES = "('add', 'edit', 'delete', 'restore')"  # the kinds that change a deal
@@ -165,7 +163,7 @@ def _reopen(db: Database, stored, event: dict) -> Change:
             number,
         )
     db.execute("update conflicts set closed = null where id = ?", [closed[0]])
-    new = _event(
+    new = log_event(
         db,
         stored.id,
         "reopen",
@@ -204,7 +202,7 @@ def _line(db: Database, event: dict) -> dict:
         line[field] = json.loads(event[field]) if event[field] else None
     line["undoable"] = False
     if event["kind"] == "setup":
-        current = _match_row(db, event["match_id"], trash=True)
+        current = match_row(db, event["match_id"], trash=True)
         line["undoable"] = line["entry"] == {
             "players": json.loads(current["players"]),
             "options": json.loads(current["options"]),

@@ -125,7 +125,7 @@ _UNWHOLE = (
 )
 
 
-def _keep(db: Database, match_id: int, version: int, st: Standings) -> None:
+def keep_standings(db: Database, match_id: int, version: int, st: Standings) -> None:
     """Keep what the fold gave for the deals it folded (from ``st.folded_from``),
     and the match's summary and points, as of ``version`` of the match."""
     # the last deals, read backwards from the index deals_live (an offset counted
@@ -169,7 +169,7 @@ def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
             differed.append((stored.pub, str(e.message)))
             continue
         with writing(db):
-            _keep(db, stored.id, stored.version, st)
+            keep_standings(db, stored.id, stored.version, st)
             now_summary = db.execute(
                 "select summary from matches where id = ?", [match_id]
             ).fetchone()[0]
@@ -259,5 +259,5 @@ def _standings(db: Database, stored: Stored) -> Standings:
                 if db.execute(
                     "select version from matches where id = ?", [stored.id]
                 ).fetchone() == (stored.version,):
-                    _keep(db, stored.id, stored.version, st)
+                    keep_standings(db, stored.id, stored.version, st)
     return st

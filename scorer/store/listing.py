@@ -15,7 +15,7 @@ from ..match import DealError, ranked
 from ..recent import Recent
 from .db import now, writing
 from .kept import STAMP, standings
-from .stored import Stored, _stored, get
+from .stored import Stored, from_row, get
 
 
 def listing(db: Database, browser: str | None = None, trash: bool = False) -> list[Stored]:
@@ -37,7 +37,7 @@ def listing(db: Database, browser: str | None = None, trash: bool = False) -> li
         frm, args = _mine(browser)
         sql = f"select m.* {frm}"
     rows = list(db.query(sql + " order by m.updated desc, m.id desc", args))
-    return [_stored(db, r) for r in rows]
+    return [from_row(db, r) for r in rows]
 
 
 @dataclass
@@ -89,7 +89,7 @@ def _fingerprint(db: Database, browser: str) -> tuple:
     )
 
 
-def _refresh(db: Database, browser: str) -> int:
+def refresh_list(db: Database, browser: str) -> int:
     """Fold afresh the matches of a browser whose kept figures are missing or
     were made by other code (after an upgrade): once, then never again. How
     many it kept afresh (each moves the browser's stamp)."""
@@ -120,7 +120,7 @@ def summaries(
     if not browser:
         return [], 0
     fingerprint = _fingerprint(db, browser)
-    if _LISTS.get(("fresh", browser, fingerprint), lambda: _refresh(db, browser)):
+    if _LISTS.get(("fresh", browser, fingerprint), lambda: refresh_list(db, browser)):
         fingerprint = _fingerprint(db, browser)  # the figures it kept moved the stamp
     frm, args = _mine(browser)
     if game:

@@ -48,7 +48,7 @@ from ..ratings import (
 )
 from .db import writing
 from .kept import STAMP
-from .listing import _refresh
+from .listing import refresh_list
 
 CODE = f"{STAMP}.{metadata.version('openskill')}"  # what rated them: this code, this openskill
 
@@ -72,7 +72,7 @@ def _fingerprint(db: Database, browser: str) -> str:
 
 def _finished(db: Database, browser: str, season: Season) -> list[Row]:
     """The finished matches a browser sees (out of the trash) in the season,
-    in the order they are rated. Their kept summaries must be current (``_refresh``)."""
+    in the order they are rated. Their kept summaries must be current (``refresh_list``)."""
     first, end = season.bounds
     sql = (
         f"select m.id, m.version, m.created {_SEEN} "
@@ -238,7 +238,7 @@ def _current(db: Database, browser: str, season: Season) -> dict:
     kept = _kept_row(db, browser, season)
     if kept and kept[0] == fingerprint:
         return kept[2]
-    _refresh(db, browser)
+    refresh_list(db, browser)
     rows = _finished(db, browser, season)
     mark = _mark(rows)
     fresh, start = None, 0
@@ -354,7 +354,7 @@ def rebuild(db: Database) -> tuple[int, list[tuple[str, str]]]:
     browsers = [r[0] for r in db.execute("select distinct browser from browsers order by browser")]
     differed = []
     for browser in browsers:
-        _refresh(db, browser)
+        refresh_list(db, browser)
         kept_seasons = [
             r[0] for r in db.execute("select season from ratings where browser = ?", [browser])
         ]

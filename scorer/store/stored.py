@@ -57,7 +57,7 @@ class Stored:
             return None
 
 
-def _match_row(db: Database, ref: int | str, trash: bool = False) -> dict:
+def match_row(db: Database, ref: int | str, trash: bool = False) -> dict:
     """The row of a match by its number (inside the store) or its public id.
     A match in the trash is found only with ``trash``."""
     column = "id" if isinstance(ref, int) else "pub"
@@ -75,7 +75,7 @@ def keys_match(edit_key: str, key: str | None) -> bool:
 def edit_key(db: Database, ref: int | str) -> str:
     """A match's edit key, from its row alone (an API write checks it before the
     write reads the match). Raises NotFound as ``get`` does."""
-    return _match_row(db, ref)["edit_key"]
+    return match_row(db, ref)["edit_key"]
 
 
 # The latest deals this process read of each match (by its public id, which no
@@ -103,7 +103,7 @@ class Deals:
     seq: int
 
 
-def _stored(db: Database, row: dict, committed: bool = True) -> Stored:
+def from_row(db: Database, row: dict, committed: bool = True) -> Stored:
     """The match of ``row`` with its live deals. ``committed``: what is read is
     as stored for good (not a write's changes, which may yet be rolled back)."""
     generation = db.execute("pragma user_version").fetchone()[0]
@@ -203,10 +203,10 @@ def get(db: Database, ref: int | str, trash: bool = False, *, recent: bool | Non
     default, yes outside a write; inside one (which may have changed the deals
     already, the version not yet) only when the write says so, before it changes
     anything."""
-    row = _match_row(db, ref, trash)
+    row = match_row(db, ref, trash)
     if recent is False or (recent is None and db.conn.in_transaction):
-        return _stored(db, row, committed=False)
-    return RECENT.get(tuple(row[c] for c in _KEYED), lambda: _stored(db, row))
+        return from_row(db, row, committed=False)
+    return RECENT.get(tuple(row[c] for c in _KEYED), lambda: from_row(db, row))
 
 
 def version_of(db: Database, pub: str) -> tuple[int, int]:

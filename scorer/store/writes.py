@@ -28,9 +28,9 @@ from .. import schema
 from ..i18n import _
 from ..match import COMPACT, Changed, Match, Standings, checked_entry, fold
 from .db import KeyReused, NotFound, Stale, now, writing
-from .kept import _keep, recent_kept
+from .kept import keep_standings, recent_kept
 from .listing import trash_since
-from .stored import Stored, _match_row, get
+from .stored import Stored, get, match_row
 
 
 @dataclass
@@ -71,7 +71,7 @@ class Change:
         return cls(**kept, first=first, repeat=True)
 
 
-def _event(
+def log_event(
     db: Database,
     match_id: int,
     kind: str,
@@ -104,7 +104,7 @@ def _event(
     )
 
 
-def _dump(entry: Any) -> str:
+def dump_entry(entry: Any) -> str:
     return json.dumps(entry, ensure_ascii=False)
 
 
@@ -126,21 +126,36 @@ def parse_mark(text: Any) -> tuple[int, int] | None:
     return int(left), int(right)
 
 
-def _request_digest(kind: str, target: Any, raw: Any) -> str:
+def request_digest(kind: str, target: Any, raw: Any) -> str:
     text = json.dumps([kind, target, raw], sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+@dataclass
+class Frame:
+    """A write in progress (:func:`match_write`): the match as it stands (None: the
+    write is a repeat, answered by ``repeat``), and the change the write made."""
+
+    stored: Stored | None
+    repeat: Change | None = None
+    change: Change | None = None
+
+    def done(self, change: Change) -> Change:
+        """The write's outcome: kept as the answer under its key, returned."""
+        self.change = change
+        return change
+
+
 @contextlib.contextmanager
-def _write(
+def match_write(
     db: Database, match_id: int, key: str | None, digest: str, if_version: int | None
-) -> Iterator[tuple[Stored | None, list]]:
+) -> Iterator[Frame]:
     """The shared frame of every write to a match: the lock, the repeat, the
     match as it stands, the version precondition; then the new version, and
-    the answer kept under ``key``. Yields (the match, or None for a repeat,
-    and a one-item list the caller puts its Change in)."""
+    the answer kept under ``key``. The caller returns ``frame.repeat`` if set,
+    else ``frame.done(change)`` with the change it made."""
     with writing(db):
-        row_id = match_id if isinstance(match_id, int) else _match_row(db, match_id, True)["id"]
+        row_id = match_id if isinstance(match_id, int) else match_row(db, match_id, True)["id"]
         if key is not None:
             rows = list(
                 db.query(
@@ -156,27 +171,28 @@ def _write(
                             "request: nothing was stored"
                         )
                     )
-                yield None, [Change.repeated(rows[0]["reply"])]
+                yield Frame(None, repeat=Change.repeated(rows[0]["reply"]))
                 return
         stored = get(db, row_id, recent=True)  # nothing is changed yet
         if if_version is not None and if_version != stored.version:
             raise Stale(_("the match has changed since that version was read: nothing was stored"))
-        out: list[Change] = []
-        yield stored, out
+        frame = Frame(stored)
+        yield frame
+        change = frame.change
         version = stored.version + 1
         db.execute(
             "update matches set version = ?, updated = ? where id = ?", [version, now(), row_id]
         )
-        out[0].version = version
-        if out[0].standings is not None:
-            _keep(db, row_id, version, out[0].standings)
+        change.version = version
+        if change.standings is not None:
+            keep_standings(db, row_id, version, change.standings)
         if key is not None:
             db["replies"].insert(
                 {
                     "match_id": row_id,
                     "key": key,
                     "request": digest,
-                    "reply": out[0].reply_json(),
+                    "reply": change.reply_json(),
                     "at": now(),
                 }
             )
@@ -238,7 +254,7 @@ def _insert(db: Database, match: Match, kind: str, browser: str | None, began: s
             {
                 "game": match.game,
                 "options": json.dumps(match.options),
-                "players": _dump(match.players),
+                "players": dump_entry(match.players),
                 "first_dealer": match.first_dealer,
                 "created": began or stamp,
                 "updated": stamp,
@@ -251,9 +267,9 @@ def _insert(db: Database, match: Match, kind: str, browser: str | None, began: s
         .last_pk
     )
     for pos, entry in enumerate(match.deals, start=1):
-        db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": _dump(entry)})
-    _keep(db, match_id, 1, fold(match))
-    _event(
+        db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": dump_entry(entry)})
+    keep_standings(db, match_id, 1, fold(match))
+    log_event(
         db,
         match_id,
         kind,
@@ -274,7 +290,7 @@ def _insert(db: Database, match: Match, kind: str, browser: str | None, began: s
     return match_id
 
 
-def _keep_later_entries(db: Database, stored: Stored, standings: Standings, start: int) -> None:
+def keep_later_entries(db: Database, stored: Stored, standings: Standings, start: int) -> None:
     """After a change at deal ``start`` (1-based), store any later deal whose
     entry, as its game checks it, now reads differently."""
     for i in range(start, len(standings.rows)):
@@ -282,7 +298,7 @@ def _keep_later_entries(db: Database, stored: Stored, standings: Standings, star
         if entry != stored.match.deals[i]:
             db.execute(
                 "update deals set entry = ?, rev = rev + 1 where id = ?",
-                [_dump(entry), stored.deal_ids[i]],
+                [dump_entry(entry), stored.deal_ids[i]],
             )
 
 
@@ -310,20 +326,20 @@ def add_deal(
 
     Raises NotFound (no match), Stale, KeyReused, or DealError (the entry
     refused, or the match already over)."""
-    with _write(db, match_id, key, _request_digest("add", None, raw), if_version) as (stored, out):
-        if stored is None:
-            return out[0]
+    with match_write(db, match_id, key, request_digest("add", None, raw), if_version) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
         if mark is not None and not _fits_next(stored, mark):
             seen = parse_mark(mark if "." in mark else f"{mark}.0")
             if seen and seen[0] < len(stored.deal_ids):
                 number = seen[0] + 1
                 raise Stale(stored.match.words("saved_meanwhile", n=number), number)
             raise Stale(stored.match.words("deals_changed"))
-        out.append(_add(db, stored, raw))
-    return out[0]
+        return frame.done(append_deal(db, stored, raw))
 
 
-def _add(db: Database, stored: Stored, raw: Any) -> Change:
+def append_deal(db: Database, stored: Stored, raw: Any) -> Change:
     """Store ``raw`` as the next deal, inside a write."""
     deals, standings = checked_entry(stored.match, raw, kept=recent_kept(db, stored))
     pos = db.execute(
@@ -331,10 +347,10 @@ def _add(db: Database, stored: Stored, raw: Any) -> Change:
     ).fetchone()[0]
     deal_id = (
         db["deals"]
-        .insert({"match_id": stored.id, "pos": pos, "rev": 1, "entry": _dump(deals[-1])})
+        .insert({"match_id": stored.id, "pos": pos, "rev": 1, "entry": dump_entry(deals[-1])})
         .last_pk
     )
-    event = _event(db, stored.id, "add", len(deals), deals[-1], deal_id, rev=1)
+    event = log_event(db, stored.id, "add", len(deals), deals[-1], deal_id, rev=1)
     return Change("add", len(deals), 0, standings, event=event)
 
 
@@ -372,15 +388,15 @@ def edit_deal(
 
     Raises NotFound, Stale, KeyReused, or DealError (this entry, or a later
     deal that cannot stand after it)."""
-    digest = _request_digest("edit", mark or number, raw)
-    with _write(db, match_id, key, digest, if_version) as (stored, out):
-        if stored is None:
-            return out[0]
-        out.append(_edit(db, stored, {_target(stored, number, mark): raw}))
-    return out[0]
+    digest = request_digest("edit", mark or number, raw)
+    with match_write(db, match_id, key, digest, if_version) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
+        return frame.done(replace_deals(db, stored, {_target(stored, number, mark): raw}))
 
 
-def _edit(db: Database, stored: Stored, entries: dict[int, Any]) -> Change:
+def replace_deals(db: Database, stored: Stored, entries: dict[int, Any]) -> Change:
     """Put each entry in place of its deal (number → entry), inside a write, as one
     change (each deal edited a line of the history); later deals re-flow.
     DealError: one of them, or a later deal, cannot stand so."""
@@ -393,10 +409,10 @@ def _edit(db: Database, stored: Stored, entries: dict[int, Any]) -> Change:
         if i + 1 in entries or checked[i] != m.deals[i]:
             db.execute(
                 "update deals set entry = ?, rev = rev + 1 where id = ?",
-                [_dump(checked[i]), stored.deal_ids[i]],
+                [dump_entry(checked[i]), stored.deal_ids[i]],
             )
     for n in sorted(entries):
-        event = _event(
+        event = log_event(
             db,
             stored.id,
             "edit",
@@ -423,12 +439,12 @@ def delete_deal(
 
     Raises NotFound, Stale, KeyReused, or DealError (a later deal that cannot
     stand without it)."""
-    with _write(db, match_id, key, _request_digest("delete", mark or number, None), if_version) as (
-        stored,
-        out,
-    ):
-        if stored is None:
-            return out[0]
+    with match_write(
+        db, match_id, key, request_digest("delete", mark or number, None), if_version
+    ) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
         number = _target(stored, number, mark)
         deals = list(stored.match.deals)
         removed = deals.pop(number - 1)
@@ -450,12 +466,11 @@ def delete_deal(
             stored.revs[: number - 1] + stored.revs[number:],
             stored.updated,
         )
-        _keep_later_entries(db, rest, standings, number - 1)
-        event = _event(
+        keep_later_entries(db, rest, standings, number - 1)
+        event = log_event(
             db, stored.id, "delete", number, removed, deal_id, rev=stored.revs[number - 1]
         )
-        out.append(Change("delete", number, 0, standings, event=event))
-    return out[0]
+        return frame.done(Change("delete", number, 0, standings, event=event))
 
 
 def change_setup(
@@ -470,15 +485,15 @@ def change_setup(
     """Correct the players' names or change options, as one change of the
     history; refused (DealError, with the reason) when a stored deal could not
     stand under them. ``players`` and ``options`` as the record checks them."""
-    digest = _request_digest("setup", None, [players, options])
-    with _write(db, match_id, key, digest, None) as (stored, out):
-        if stored is None:
-            return out[0]
-        out.append(_apply_setup(db, stored, players, options, undoes))
-    return out[0]
+    digest = request_digest("setup", None, [players, options])
+    with match_write(db, match_id, key, digest, None) as frame:
+        if frame.repeat:
+            return frame.repeat
+        stored = frame.stored
+        return frame.done(apply_setup(db, stored, players, options, undoes))
 
 
-def _apply_setup(
+def apply_setup(
     db: Database, stored: Stored, players: list[str], options: dict, undoes: int | None
 ) -> Change:
     if len(players) != len(stored.match.players):
@@ -489,10 +504,10 @@ def _apply_setup(
     standings = fold(trial)  # DealError: a stored deal that cannot stand so
     db.execute(
         "update matches set players = ?, options = ? where id = ?",
-        [_dump(players), json.dumps(options), stored.id],
+        [dump_entry(players), json.dumps(options), stored.id],
     )
     before = {"players": stored.match.players, "options": stored.match.options}
-    event = _event(
+    event = log_event(
         db,
         stored.id,
         "setup",
@@ -515,18 +530,18 @@ def delete_match(db: Database, match_id: int, *, if_version: int | None = None) 
             "update matches set deleted = ?, version = version + 1, updated = ? where id = ?",
             [now(), now(), stored.id],
         )
-        _event(db, stored.id, "delete_match", None, None)
+        log_event(db, stored.id, "delete_match", None, None)
 
 
 def restore_match(db: Database, match_id: int) -> Stored:
     """Take a match out of the trash. Raises NotFound (not there, or too old)."""
     with writing(db):
-        row = _match_row(db, match_id, trash=True)
+        row = match_row(db, match_id, trash=True)
         if not row["deleted"] or row["deleted"] < trash_since():
             raise NotFound(_("that match is not in the trash"))
         db.execute(
             "update matches set deleted = null, version = version + 1, updated = ? where id = ?",
             [now(), row["id"]],
         )
-        _event(db, row["id"], "restore_match", None, None)
+        log_event(db, row["id"], "restore_match", None, None)
         return get(db, row["id"])

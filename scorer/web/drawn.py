@@ -22,7 +22,7 @@ from flask_babel import get_locale
 from flask_compress.flask_compress import _choose_algorithm, _compress_data, _format
 from markupsafe import Markup, escape
 
-from ..i18n import _now, number
+from ..i18n import locale_now, number
 from ..recent import Recent
 from ..store import Stored
 
@@ -126,7 +126,7 @@ def deal_rows(shown, seats: int, can_score: bool, match_id: str, edit: str) -> M
     of a 1,000-deal match is 4,000 cells, and a template's loop drew them in a
     fifth of a second. Each row: its number (a scorer's link to edit it, its tag),
     then per seat the deal's points with their sign and mark, and the total."""
-    locale = str(_now()[1] or "en")  # once: Babel's Locale is slow to name 4,000 times
+    locale = locale_now()  # once: Babel's Locale is slow to name 4,000 times
     link = url_for("entry.edit_deal", match_id=match_id, number=0)[:-1]
     label = str(escape(edit))  # the game's "Edit deal {n}", the number put in below
     out = []

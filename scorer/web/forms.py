@@ -22,7 +22,7 @@ from wtforms.validators import NumberRange as _NumberRange
 from ..cards import display
 from ..games.base import EntryError, Field, Game
 from ..i18n import L_, _
-from ..record import _invisible
+from ..record import invisible_char
 
 
 def whole_number(text: Any, digits: int = 9) -> int | None:
@@ -105,7 +105,7 @@ def name_as_typed(form, field) -> None:
     set-up form; the record's own check (record.check_names) comes after."""
     text = field.data or ""
     for ch in text:
-        why = _invisible(ch)
+        why = invisible_char(ch)
         if why:
             raise StopValidation(why)
     if NOT_UTF8.search(text):
