@@ -16,6 +16,9 @@ gets the outcome as JSON instead of a page."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from babel.lists import format_list
 from flask import Blueprint, abort, flash, jsonify, redirect, render_template, request, url_for
@@ -88,8 +91,7 @@ def save_deal(
     """Record the entry of a new deal (the table's deal the page names), or replace
     deal ``number`` as the page's ``mark`` has it. An edit that meets another
     phone's change of the same deal is recorded as an entry of that deal: the
-    same, or kept for the choice. Flashes what was done (a conflict: its page
-    says it). Raises store.Stale (no mark; the deal was deleted meanwhile),
+    same, or kept for the choice. Raises store.Stale (no mark; the deal was deleted meanwhile),
     store.Gap, store.NotFound, DealError."""
     if not mark:
         raise store.Stale(_("this page is out of date"), number)
@@ -113,9 +115,6 @@ def save_deal(
             change = store.record_deal(db(), match_id, e.number, entry, key=again, browser=browser)
     if change.kind in ("add", "edit"):
         remember_change(match_id, change)
-    message = said(change, match)
-    if message and request.headers.get(QUEUE_HEADER) != "1":
-        flash(message)
     return change
 
 
@@ -131,6 +130,15 @@ def landing(match_id: str, change: store.Change) -> str:
     if change.kind == "conflict":
         return url_for(".choice", match_id=match_id, conflict=change.conflict)
     return url_for("sheet.sheet", match_id=match_id)
+
+
+def landed(match_id: str, match: Match, change: store.Change):
+    """After a save, the page a phone goes on to, saying what was done (a conflict:
+    its choice page says it)."""
+    message = said(change, match)
+    if message:
+        flash(message)
+    return redirect(landing(match_id, change))
 
 
 def refusal(e: DealError, number: int | None, match: Match) -> str:
@@ -170,107 +178,161 @@ def posted_plan(stored: store.Stored, number: int | None, mark: str, deal: str |
     return standings.rules, standings.rows[number - 1].plan, None
 
 
-def deal_page(stored: store.Stored, number: int | None):
-    """Enter the next deal (number None) or edit deal ``number``."""
-    if request.method == "GET":
-        return render_deal(stored, number)
-    formdata = request.form.copy()
+@dataclass
+class Posted:
+    """What became of a posted deal form: one outcome, drawn as a page (``as_page``)
+    or as the phone's queue's JSON (``as_json``).
+
+    ``outcome``: ``saved``, ``same`` or ``conflict`` (``change``); ``over`` (the match
+    ended before this deal); ``refused`` (``message`` to the queue, ``error`` on the
+    form drawn again; ``number``: the deal it waits behind, held on the phone);
+    ``waiting`` (a deal before it is not in yet: ``number``); ``step`` (an auction's
+    call: the form drawn again, the next question); ``deleted`` (an edit whose deal was
+    deleted meanwhile: ``page`` draws the choice to bring it back)."""
+
+    outcome: str
+    status: int = 200
+    message: str = ""
+    error: str | None = None
+    change: store.Change | None = None
+    number: int | None = None
+    formdata: Any = None
+    posted: Any = None
+    page: Callable[[], Any] | None = None
+
+
+def post_deal(stored: store.Stored, number: int | None, formdata) -> Posted:
+    """Save a posted deal form: the next deal (number None) or deal ``number``."""
     mark, deal = formdata.get("expect") or "", formdata.get("number")
     rules, plan, gone = posted_plan(stored, number, mark, deal)
     if plan is None:
-        message = stored.match.words("over")
-        if queued():
-            return told("refused", message, 409)
-        flash(message)
-        return redirect(url_for("sheet.sheet", match_id=stored.pub))
+        return Posted("over", 409, stored.match.words("over"))
     names = stored.match.players
-    error = None
     # drawn again for the deal it was for (deal_form.deal_entry), where the plan is that
     # deal's: not one after the next (its questions follow the deals before it), nor
     # one an earlier deal's delete has moved (the store takes it as the deal it is now)
-    same_deal = number is not None or plan is None or plan.number == posted_deal(mark, deal)
+    same_deal = number is not None or plan.number == posted_deal(mark, deal)
     posted = (rules, plan) if same_deal else None
+
+    def refused(error: str, status: int = 400, **more) -> Posted:
+        more = {"formdata": formdata, "posted": posted, **more}
+        return Posted("refused", status, error, error, **more)
+
+    entry = None
     try:
         if any(len(values) > 1 for _name, values in formdata.lists()):
             # no form asks a question twice: read once, the second answer was lost
             raise EntryError(_("one question was answered twice; nothing was saved"))
         fields, form = settle(rules, plan, names, formdata)
         if any(k in formdata for k in STEPS):
-            before = formdata.copy()
-            step_calls(fields, formdata)
-            try:
-                settle(rules, plan, names, formdata)
-                if "step" in formdata and not any(f.kind in COUNTED for f in fields):
-                    # the step brought no count to ask (Variety's type and attackers
-                    # not taken): say why, as a Save would
-                    rules.check(entry_from_form(fields, names, form), plan)
-            except EntryError as e:
-                error, formdata = e.message, before
-            if posted is None and error is None:  # drawn as the next deal's, which it is now
-                error = sentence(stored.match.words("not_yet", n=plan.number))
-            if queued():  # a step is the server's page to draw, with what was typed
-                return told("present", "", 409)
-            return render_deal(
-                stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
-            )
+            return step(stored, rules, plan, fields, form, formdata, posted)
         if not form.validate():
-            error = form_problem(form)
-            if queued():
-                return told("refused", error, 400)
-            return render_deal(
-                stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
-            )
+            return refused(form_problem(form))
         entry = entry_from_form(fields, names, form)
         if gone is not None:
-            return met_a_delete(stored, gone, entry, number, formdata, posted)
+            return met_a_delete(stored, gone, entry, refused)
         change = save_deal(
             stored.pub, number, entry, mark, form.key.data or None, stored.match, deal
         )
-        if queued():
-            go = landing(stored.pub, change) if change.kind == "conflict" else None
-            outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
-            # the deals as they are now: a page the phone kept from before is numbered
-            # from them, even if it is opened without the network before its sheet redraws
-            now = store.get(db(), stored.pub)
-            return told(
-                outcome,
-                said(change, stored.match),
-                number=change.number,
-                go=go,
-                mark=now.next_mark(),
-                version=now.version,
-            )
-        return redirect(landing(stored.pub, change))
+        outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
+        return Posted(outcome, message=said(change, stored.match), change=change)
     except EntryError as e:
-        error = e.message
+        return refused(e.message)
     except DealError as e:  # the edited deal by its number now (another may be deleted)
-        error = refusal(e, number and plan.number, stored.match)
+        return refused(refusal(e, number and plan.number, stored.match))
     except store.Undone as e:  # held on the phone until the table says (static/queue.js)
-        if queued():
-            return told("refused", e.message, 409, number=e.number)
         error = stored.match.words("undone_here", n=e.number, typed=e.typed, gone=e.gone)
-        posted = None  # drawn as the next deal's form, to be saved in its place
+        # drawn as the next deal's form, to be saved in its place
+        return Posted("refused", 409, e.message, error, number=e.number, formdata=formdata)
     except store.Gap as e:
-        if queued():
-            return told("waiting", e.message, 409, number=e.number)
-        posted = None
         if e.typed and e.typed > e.number:  # its page is the next deal's form now
             error = stored.match.words("not_yet_here", n=e.number, typed=e.typed)
         else:
             error = sentence(e.message)
+        return Posted("waiting", 409, e.message, error, number=e.number, formdata=formdata)
     except store.Stale as e:
         if e.deal_id is not None:  # deleted on another phone meanwhile
             fresh = match_or_404(stored.pub)
             gone = store.deleted_deal(db(), fresh, e.deal_id)
             if gone is not None:
-                return met_a_delete(fresh, gone, entry, number, formdata, posted)
+                return met_a_delete(fresh, gone, entry, refused)
+        # drawn afresh: saved again, it is meant as the deal is now
         error = _("%(why)s: nothing was saved.", why=sentence(e.message))
-        posted = None  # drawn afresh: saved again, it is meant as the deal is now
+        return Posted("refused", 400, error, error, formdata=formdata)
     except store.NotFound as e:
         abort(404, e.message)
-    if queued():
-        return told("refused", error, 400)
-    return render_deal(stored, number, formdata=formdata, error=error, keep_key=True, posted=posted)
+
+
+def step(stored, rules, plan, fields, form, formdata, posted) -> Posted:
+    """An auction's call (or its type and attackers): the form drawn again with the
+    next question, or with why the step cannot be taken."""
+    names = stored.match.players
+    before = formdata.copy()
+    error = None
+    step_calls(fields, formdata)
+    try:
+        settle(rules, plan, names, formdata)
+        if "step" in formdata and not any(f.kind in COUNTED for f in fields):
+            # the step brought no count to ask (Variety's type and attackers not
+            # taken): say why, as a Save would
+            rules.check(entry_from_form(fields, names, form), plan)
+    except EntryError as e:
+        error, formdata = e.message, before
+    if posted is None and error is None:  # drawn as the next deal's, which it is now
+        error = sentence(stored.match.words("not_yet", n=plan.number))
+    return Posted("step", 409, error=error, formdata=formdata, posted=posted)
+
+
+def as_json(stored: store.Stored, done: Posted):
+    """The outcome for the phone's queue (static/queue.js)."""
+    if done.change is not None:
+        if done.message and request.headers.get(QUEUE_HEADER) == "now":
+            flash(done.message)  # the phone goes on to the sheet, which says it
+        change = done.change
+        # the deals as they are now: a page the phone kept from before is numbered from
+        # them, even if it is opened without the network before its sheet redraws
+        now = store.get(db(), stored.pub)
+        return told(
+            done.outcome,
+            done.message,
+            number=change.number,
+            go=landing(stored.pub, change) if change.kind == "conflict" else None,
+            mark=now.next_mark(),
+            version=now.version,
+        )
+    if done.outcome in ("step", "deleted"):  # a page of the server's to draw
+        return told("present", "", 409)
+    outcome = "refused" if done.outcome == "over" else done.outcome
+    more = {"number": done.number} if done.number is not None else {}
+    return told(outcome, done.message, done.status, **more)
+
+
+def as_page(stored: store.Stored, number: int | None, done: Posted):
+    """The outcome as the browser's next page."""
+    if done.change is not None:
+        return landed(stored.pub, stored.match, done.change)
+    if done.outcome == "over":
+        flash(done.message)
+        return redirect(url_for("sheet.sheet", match_id=stored.pub))
+    if done.page is not None:
+        return done.page()
+    return render_deal(
+        stored,
+        number,
+        formdata=done.formdata,
+        error=done.error,
+        keep_key=True,
+        posted=done.posted,
+    )
+
+
+def deal_page(stored: store.Stored, number: int | None):
+    """Enter the next deal (number None) or edit deal ``number``: one save
+    (``post_deal``), drawn as a page or as the queue's JSON."""
+    if request.method == "GET":
+        return render_deal(stored, number)
+    done = post_deal(stored, number, request.form.copy())
+    return as_json(stored, done) if queued() else as_page(stored, number, done)
 
 
 @bp.route("/m/<mid:match_id>/deal", methods=["GET", "POST"])
@@ -470,22 +532,15 @@ def choose(match_id: str, conflict: int):
 # --- a deal deleted meanwhile ---------------------------------------------------------
 
 
-def met_a_delete(stored: store.Stored, gone: dict, entry: dict, number, formdata, posted):
+def met_a_delete(stored: store.Stored, gone: dict, entry: dict, refused) -> Posted:
     """An edit whose deal was deleted on another phone meanwhile. An entry that could
-    not stand as that deal is refused as any save is: its form again, with what was
-    typed and why (the queue holds it with the reason). One that could is offered to
-    bring the deal back with it (the queue has the page drawn: ``present``)."""
+    not stand as that deal is refused as any save is (``refused``: its form again,
+    with what was typed and why; the queue holds it with the reason). One that could
+    is offered to bring the deal back with it (the queue has the page drawn)."""
     mine = side(gone["match"], gone["number"], entry)
     if mine["error"]:
-        error = sentence(mine["error"])
-        if queued():
-            return told("refused", error, 400)
-        return render_deal(
-            stored, number, formdata=formdata, error=error, keep_key=True, posted=posted
-        )
-    if queued():
-        return told("present", "", 409)
-    return deleted_meanwhile(stored, gone, entry, mine)
+        return refused(sentence(mine["error"]))
+    return Posted("deleted", 409, page=lambda: deleted_meanwhile(stored, gone, entry, mine))
 
 
 def deleted_meanwhile(stored: store.Stored, gone: dict, entry: dict, mine: dict | None = None):

@@ -27,7 +27,7 @@ from ..i18n import L_, _, ngettext
 from ..match import DealError
 from ..record import RecordError, read_json
 from .deal_form import deal_plan, page_mark, settle
-from .entry import landing, refusal, save_deal
+from .entry import landed, refusal, save_deal
 from .forms import RadioField, SelectField, entry_from_form, form_problem, options, whole_number
 from .lookup import new_key, scored_or_403, title
 
@@ -192,7 +192,7 @@ def check_deal(match_id: str):
             why = e.message[:1].upper() + e.message[1:]
             error = match.words("nothing_saved", why=why)
         else:
-            return redirect(landing(match_id, change))
+            return landed(match_id, match, change)
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
     diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}
