@@ -29,7 +29,7 @@ from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
-from babel import Locale
+from babel import Locale, negotiate_locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
@@ -479,7 +479,16 @@ def locale_of(chosen: str | None, accept_language: str | None) -> str:
 
 @lru_cache(maxsize=256)
 def _best_accepted(header: str | None, offered: tuple[str, ...]) -> str:
-    return parse_accept_header(header, LanguageAccept).best_match(offered) or DEFAULT
+    """The first of the header's languages, best quality first, that we offer, as
+    Babel negotiates: a tag with a region falls back to its language before a
+    lower-ranked language is tried (``eo-PL,pl;q=0.8`` is Esperanto,
+    ``pl-PL,en;q=0.5`` Polish). Werkzeug's ``best_match`` would take the exact
+    ``pl`` or ``en`` first."""
+    ranked = [(tag, q) for tag, q in parse_accept_header(header, LanguageAccept) if q > 0]
+    ranked.sort(key=lambda item: -item[1])  # stable: the header's order among equals
+    tags = [tag.replace("_", "-") for tag, _q in ranked]
+    found = negotiate_locale(tags, offered, sep="-", aliases=None)
+    return found.lower() if found else DEFAULT
 
 
 def cli_locale(environ: Any = None) -> str:

@@ -114,6 +114,29 @@ def test_an_unknown_browser_language_gets_english_and_a_region_its_language(clie
     assert '<html lang="ru">' in r.get_data(as_text=True) and HOME["ru"] in r.get_data(as_text=True)
 
 
+REGIONS = {"en": "en-GB", "pl": "pl-PL", "ru": "ru-RU", "cs": "cs-CZ", "eo": "eo-001"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_language_with_a_region_wins_over_a_lower_ranked_language(client, lang):
+    # as Babel negotiates: "pl-PL" falls back to "pl" before "en;q=0.5" is tried
+    # (werkzeug's best_match took the exact lower-ranked tag first)
+    other = "pl" if lang == "en" else "en"
+    for header in (
+        f"{REGIONS[lang]},{other};q=0.5",
+        f"{REGIONS[lang]},{other};q=0.9",
+        f"{REGIONS[lang]};q=0.9,de;q=0.8,{other};q=0.1",
+        f"{REGIONS[lang].upper()}, {other};q=0.8",
+    ):
+        page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+        assert f'<html lang="{lang}">' in page and HOME[lang] in page, header
+    # a language refused (q=0) is not taken; a higher-ranked one wins over a region
+    page = client.get("/", headers={"Accept-Language": f"{REGIONS[lang]};q=0,{other}"})
+    assert f'<html lang="{other}">' in page.get_data(as_text=True)
+    page = client.get("/", headers={"Accept-Language": f"{other};q=1,{REGIONS[lang]};q=0.5"})
+    assert f'<html lang="{other}">' in page.get_data(as_text=True)
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_the_switch_overrides_the_browser_and_sticks(client, lang):
     r = client.get(f"/lang/{lang}?next=/rules/", headers=HEADERS["en"])
