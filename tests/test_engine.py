@@ -280,7 +280,8 @@ def refusal(game, deals, players=4, options=None) -> str:
 def test_summary_beside_play_that_disagrees_is_refused_by_name():
     deal = {"play": {"tricks": SLOB_TRICKS}, "taken_by": {"first_trick": 1, "QC": 1}}
     assert (
-        refusal("slobberhannes", [deal]) == "deal 1: QC: summary says seat 1, the tricks say seat 3"
+        refusal("slobberhannes", [deal])
+        == "deal 1: Q♣: Bartek in the quick entry, Darek by the tricks"
     )
 
 
@@ -415,7 +416,7 @@ def test_polignac_deal_by_hand_and_capot():
         [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 2, "made": True}}],
         options=opts,
     )
-    assert msg == "deal 1: capot made: summary says true, the tricks say false"
+    assert msg == "deal 1: capot: made in the quick entry, not made by the tricks"
     # capot beside play with the option off: refused as usual
     assert "the capot option is off" in refusal(
         "polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}]
@@ -457,7 +458,7 @@ def test_hearts_summary_disagreement_names_the_card():
     deal = {"play": {"tricks": p.record()["tricks"]}, "taken_by": {"QS": other}}
     assert (
         refusal("hearts", [deal])
-        == f"deal 1: QS: summary says seat {other}, the tricks say seat {qs}"
+        == f"deal 1: Q♠: {NAMES[other]} in the quick entry, {NAMES[qs]} by the tricks"
     )
     hearts = p.captured.taken
     counts = [sum(c[-1] == "H" for c in cs) for cs in hearts]
@@ -466,7 +467,8 @@ def test_hearts_summary_disagreement_names_the_card():
         s = next(s for s in range(4) if wrong[s] != counts[s])
         assert (
             refusal("hearts", [{"play": p.record(), "hearts": wrong}])
-            == f"deal 1: hearts ({NAMES[s]}): summary says {wrong[s]}, the tricks say {counts[s]}"
+            == f"deal 1: hearts ({NAMES[s]}): {wrong[s]} in the quick entry, "
+            f"{counts[s]} by the tricks"
         )
 
 
@@ -734,7 +736,7 @@ def test_metamorphosis_deals_by_hand():
     wrong = {"play": {"tricks": META_2}, "hearts": [3, 4]}
     assert (
         refusal("metamorphosis", [deals[0], wrong], 2)
-        == "deal 2: hearts (Ala): summary says 3, the tricks say 4"
+        == "deal 2: hearts (Ala): 3 in the quick entry, 4 by the tricks"
     )
     # the declarations stay beside the play, and deal 1 needs them
     assert (
@@ -791,7 +793,7 @@ def test_variety_deal_by_hand():
     # the summary must agree
     assert (
         refusal("variety", [{**untracked, "red": 12}])
-        == "deal 1: red: summary says 12, the tricks say 11"
+        == "deal 1: the attackers' red cards: 12 in the quick entry, 11 by the tricks"
     )
     # calls that make Celina and Ala attack: Darek (Celina's left) leads
     assert (
@@ -819,7 +821,7 @@ def test_play_through_the_api(client):
     bad = {"play": {"tricks": SLOB_TRICKS}, "taken_by": {"QC": 0}}
     r = client.put(f"/api/matches/{mid}/deals/1", json=bad)
     assert r.status_code == 400
-    assert r.get_json()["error"] == "deal 1: QC: summary says seat 0, the tricks say seat 3"
+    assert r.get_json()["error"] == "deal 1: Q♣: Ala in the quick entry, Darek by the tricks"
     # deal 2 is dealt by Bartek: Celina leads, so the same tricks cannot be deal 2
     r = client.post(f"/api/matches/{mid}/deals", json={"play": {"tricks": SLOB_TRICKS}})
     assert r.get_json()["error"] == "deal 2: trick 1 is led by Bartek, but Celina leads"

@@ -13,7 +13,9 @@ word.
 from __future__ import annotations
 
 import csv
+import html
 import io
+import json
 import random
 import re
 from datetime import datetime
@@ -26,7 +28,7 @@ from babel.messages.pofile import read_po
 from scorer import catalogs, store
 from scorer.autoplay import play_match
 from scorer.cards import display, parse
-from scorer.engine import RANDOM
+from scorer.engine import RANDOM, differences
 from scorer.games import GAMES
 from scorer.games.base import DEAL_WORDS
 from scorer.i18n import LANGUAGES, join
@@ -967,3 +969,90 @@ def test_a_message_shown_alone_that_begins_with_a_list_begins_with_a_capital(cli
     first = NOBODY_NAMED[lang].split(";")[0].replace("\u00a0", " ")
     shown = visible(r.get_data(as_text=True)).replace("\u00a0", " ")
     assert r.status_code == 400 and first[0].upper() + first[1:] in shown
+
+
+# --- the check page's differences from the quick entry ---------------------------------
+
+# What a difference must not show: the record's keys, its card codes, its true and false,
+# a seat counted from 0, and "summary" for what the page calls the quick entry.
+RECORD_WORDS = re.compile(
+    r"(?<!\w)(?:\w+_\w+|[AKQJ]|10|[2-9])[SHDC](?!\w)|(?<!\w)(?:\w+_\w+|true|false|seat \d|"
+    r"summary|miejsce \d|место \d|místo \d|seĝo \d)(?!\w)"
+)
+# the record's own keys, which only an English label may share a word with
+KEYS = re.compile(r"(?<!\w)(?:hearts|tricks|taken|capot|made|red|spades|clubs)(?!\w)")
+
+
+def contradicted(entry: dict, decisions: tuple[str, ...], n: int) -> tuple[dict, list]:
+    """A quick entry that differs from ``entry`` in every field the tricks decide,
+    and what each difference must name: (player names, numbers) per line."""
+    quick, expected = {}, []
+    for key, value in entry.items():
+        if key == "play" or key in decisions:
+            quick[key] = value
+        elif key == "taken_by":
+            quick[key] = {c: 0 if s is None else (s + 1) % n for c, s in value.items()}
+            for c, s in value.items():
+                names = [NAMES[quick[key][c]]] + ([NAMES[s]] if s is not None else [])
+                expected.append((names, []))
+        elif isinstance(value, list):  # a count per player
+            quick[key] = [v + 1 for v in value]
+            expected += [([NAMES[s]], [v + 1, v]) for s, v in enumerate(value)]
+        else:  # a count of the whole deal (Variety's attackers)
+            quick[key] = value + 1
+            expected.append(([], [value + 1, value]))
+    return quick, expected
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_check_says_each_difference_in_the_table_s_words_with_names(client, game, lang):
+    n = PLAYERS.get(game, 4)
+    rules = GAMES[game](GAMES[game].normalize_options({}, n), NAMES[:n])
+    deals = []
+    for _plan, tricks, entry in play_match(rules, [RANDOM] * n, random.Random(7)):
+        deals.append({**entry, "play": tricks.record()})
+        if len(deals) == 2:
+            break
+    mid = imported(client, game, deals)
+    page = get(client, f"/m/{mid}/check?deal=2", lang)
+    form = {
+        name: html.unescape(value)
+        for name, value in re.findall(r'name="(\w+)" type="hidden" value="([^"]*)"', page)
+    }
+    quick, expected = contradicted(deals[1], GAMES[game].decisions, n)
+    form["quick"] = json.dumps(quick)
+    r = client.post(f"/m/{mid}/check?deal=2", data=form, headers=HEADERS[lang])
+    assert r.status_code == 200
+    lines = [
+        visible(li)
+        for li in re.findall(
+            r"<li>(.*?)</li>",
+            re.search(r'<ul class="diffs">(.*?)</ul>', r.get_data(as_text=True), re.S).group(1),
+        )
+    ]
+    assert len(lines) == len(expected), lines
+    for line, (names, numbers) in zip(lines, expected, strict=True):
+        assert not RECORD_WORDS.search(line), line
+        assert lang == "en" or not KEYS.search(line), line
+        for name in names:
+            assert name in line, (line, name)
+        # a line about who took a card or a trick says no number (no seat counted from 0)
+        assert names == [] or len(names) == 1 or not re.search(r"\d", line.replace("10", "")), line
+        figures = [int(x) for x in re.findall(r"\d+", line)]
+        assert all(x in figures for x in numbers), (line, numbers)
+        assert line[:1].isupper(), line
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_capot_the_tricks_did_not_make_is_said_in_the_table_s_words(app, lang):
+    rules = GAMES["polignac"](GAMES["polignac"].normalize_options({"capot": True}, 4), NAMES[:4])
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        (line,) = [
+            str(d.message)
+            for d in differences(
+                {"capot": {"seat": 2, "made": True}}, {"capot": {"seat": 2, "made": False}}, rules
+            )
+        ]
+    assert not RECORD_WORDS.search(line) and "true" not in line and "false" not in line, line
+    assert lang == "en" or not re.search(r"(?<!\w)(?:capot|made)(?!\w)", line), line

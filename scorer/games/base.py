@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, Text, _, and_list, filled, join, listed, ngettext
+from ..i18n import L_, Text, _, and_list, filled, join, listed, ngettext, pgettext
 from .tricks import (
     Captured,
     Decision,
@@ -589,6 +589,17 @@ DEAL_WORDS = {
 }
 
 
+# The quick entry's fields as the check page names them where the tricks say
+# otherwise (scorer/engine/check.py, differences); a game with fields of its own
+# adds their labels (a card of ``taken_by`` is named by the card).
+ENTRY_LABELS = {
+    "hearts": pgettext("taken", "hearts"),
+    "heart_cards": pgettext("taken", "hearts"),
+    "tricks": pgettext("taken", "tricks"),
+    "turn_up": L_("the turned-up card"),
+}
+
+
 class Game(ABC):
     key = ""
     name = ""
@@ -600,6 +611,7 @@ class Game(ABC):
     source = ""
     mark_legend = ""  # what Score.marks mean, shown under the sheet's table
     decisions: tuple[str, ...] = ()  # entry fields that are no cards (kept beside a play)
+    entry_labels: dict[str, Any] = ENTRY_LABELS  # see ENTRY_LABELS
 
     def __init__(self, options: dict, names: list[str]):
         self.opts = options
@@ -734,6 +746,22 @@ class Game(ABC):
         type the auction chose) overrides this; EntryError for a step that
         cannot be taken (a player repeating their own call)."""
         return plan.fields
+
+    def entry_label(self, key: str, sub: str | None = None) -> Any:
+        """What the check page calls a field of the quick entry (``sub``: a part of
+        it, as ``taken_by``'s Q♠ or ``capot``'s ``made``): ENTRY_LABELS' words,
+        else a card's own name."""
+        label = self.entry_labels.get(f"{key}.{sub}" if sub else key)
+        if label is None and sub is not None:
+            label = self.entry_labels.get(sub)
+        if label is None and sub is not None and is_card(sub):
+            label = display(sub)
+        return label if label is not None else key
+
+    def entry_value(self, key: str, value: Any) -> Any | None:
+        """A value of the quick entry in the game's own words where it has them (a
+        capot made); None: as any value is said (a name for a seat, a number, cards)."""
+        return None
 
     def summary(self, state: Any) -> list[str]:
         """Lines the score sheet shows about the match so far (override)."""

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from ..cards import FULL_PACK, SYMBOLS
 from ..i18n import L_, _, and_list, join, ngettext, npgettext, pgettext
 from .base import (
+    ENTRY_LABELS,
     EntryError,
     Field,
     Figure,
@@ -362,6 +363,7 @@ class Metamorphosis(Game):
         ),
     }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
+    entry_labels = {**ENTRY_LABELS, **{counted: taken_noun(counted) for counted in COUNTED_SUITS}}
     decisions = ("declarations",)
     higher_wins = True
     source = L_(

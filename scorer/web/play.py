@@ -194,7 +194,7 @@ def check_deal(match_id: str):
         else:
             return redirect(landing(match_id, change))
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
-    diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
+    diffs = [d.message for d in differences(quick, derived, rules)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}
     pack = set(rules.engine_pack() or ())
     form = CheckForm(
