@@ -82,7 +82,7 @@ def test_restore_puts_a_copy_back_and_keeps_what_was_there(app, client, tmp_path
     [
         (lambda p: p.write_bytes(b"not a database at all" * 100), "not a database Scorer can read"),
         (lambda p: sqlite3.connect(p).execute("create table t (x)"), "is not a Scorer database"),
-        (lambda p: None, "no such file"),
+        (lambda p: None, "there is no file"),
     ],
 )
 def test_restore_refuses_what_is_not_a_good_copy(app, client, tmp_path, make, message):

@@ -1056,3 +1056,95 @@ def test_a_capot_the_tricks_did_not_make_is_said_in_the_table_s_words(app, lang)
         ]
     assert not RECORD_WORDS.search(line) and "true" not in line and "false" not in line, line
     assert lang == "en" or not re.search(r"(?<!\w)(?:capot|made)(?!\w)", line), line
+
+
+# --- the command line and the start-up lines, in the language LANG asks for -----------
+
+LANG = {
+    "en": "en_GB.UTF-8",
+    "pl": "pl_PL.UTF-8",
+    "ru": "ru_RU.UTF-8",
+    "cs": "cs_CZ.UTF-8",
+    "eo": "eo.UTF-8",
+}
+# the system's own English, which a command used to pass through
+SYSTEM_ENGLISH = re.compile(
+    r"No such file|not a database|Permission denied|Is a directory|unable to open|"
+    r"codec can't decode|(?<!\w)this machine|(?<!\w)the table(?!\w)",
+    re.I,
+)
+
+
+def said_by_commands(app, folder, lang: str) -> dict[str, str]:
+    """What each command says, each way it can end, under LANG=``lang``."""
+    from scorer import address  # noqa: PLC0415
+
+    env = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": LANG[lang]}
+    runner = app.test_cli_runner()
+
+    def run(*args):
+        return runner.invoke(args=list(args), env=env).output
+
+    notdb = folder / "notes.txt"
+    notdb.write_text("not a database at all\n" * 50)
+    copy = folder / f"copy-{lang}.db"
+    out = {
+        "links, none": run("links", "--base", "https://scorer.test:8443"),
+        "backup": run("backup", str(copy)),
+        "backup, a folder": run("backup", str(folder)),
+        "restore, missing": run("restore", str(folder / "missing.db")),
+        "restore, not a database": run("restore", str(notdb)),
+        "restore": run("restore", str(copy)),
+        "replay, missing": run("replay", str(folder / "missing.json")),
+        "replay, a folder": run("replay", str(folder)),
+        "replay, not UTF-8": run("replay", str(folder / "latin.json")),
+        "rebuild": run("rebuild"),
+    }
+    lines = io.StringIO()
+    banner_env = {**env, "HOST": "127.0.0.1", "PORT": "5000"}
+    address.banner(banner_env, lines)
+    address.banner({**banner_env, "HOST": "0.0.0.0"}, lines)
+    out["make run"] = lines.getvalue()
+    lines = io.StringIO()
+    table = {
+        **banner_env,
+        "SCORER_PUBLIC_URL": "https://192.0.2.7:8443",
+        "SCORER_TRUST_URL": "http://192.0.2.7:8000/trust",
+    }
+    address.banner(table, lines)
+    out["make table"] = lines.getvalue()
+    return {k: v.replace(str(folder), "FOLDER") for k, v in out.items()}
+
+
+@pytest.fixture(scope="module")
+def commands(tmp_path_factory):
+    from scorer import create_app  # noqa: PLC0415
+
+    folder = tmp_path_factory.mktemp("commands")
+    (folder / "latin.json").write_bytes('{"players": ["Zoë"]}'.encode("latin-1"))
+    app = create_app({"TESTING": True, "DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "t"})
+    return {lang: said_by_commands(app, folder, lang) for lang in LANGUAGES}
+
+
+def test_the_english_commands_say_what_is_checked_below(commands):
+    said = commands["en"]
+    assert "there is no file FOLDER/missing.db" in said["restore, missing"]
+    assert "there is no such file" in said["replay, missing"]
+    assert "it is a folder, not a file" in said["replay, a folder"]
+    assert "it is not a database" in said["restore, not a database"]
+    assert "restored from FOLDER/copy-en.db" in said["restore"]
+    assert "Scan it with a phone's camera" in said["make table"]
+    assert "A phone's first time" in said["make table"]
+    assert "(this machine only)" in said["make run"]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_command_and_start_up_line_speaks_the_language_lang_asks_for(commands, lang):
+    for what, text in commands[lang].items():
+        english = commands["en"][what]
+        assert text.strip(), what
+        if what != "backup":  # a backup says only the copy's path
+            assert text != english, what
+        words = re.sub(r"`[^`]*`|--[\w-]+", "", text)  # commands and options stay as typed
+        assert english_left(words, lang) == [], (what, text)
+        assert not SYSTEM_ENGLISH.search(text), (what, text)
