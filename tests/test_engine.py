@@ -307,7 +307,7 @@ def test_revoke_flagged_without_hands():
     # Ala did not follow diamonds in trick 5, then plays 9♦ in trick 6
     assert (
         refusal("slobberhannes", [{"play": {"tricks": tricks}}])
-        == "deal 1: trick 5: Ala plays 10♣ on a ♦ lead, but plays 9♦ in trick 6: a revoke"
+        == "deal 1: trick 5: Ala plays 10♣ on a ♦ lead, but plays 9♦ in trick 6 (a revoke)"
     )
 
 
@@ -478,10 +478,10 @@ def test_hearts_first_trick_rule_in_a_recorded_deal():
     r = rules_for("hearts", 4)
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[0, "2C"], [1, "QS"]]]})
     assert pr.problems == [
-        "trick 1: Bartek may not play Q♠: no heart and not Q♠ on the first trick (Bartek holds A♠)"
+        "trick 1: Bartek may not play Q♠ (no heart and not Q♠ on the first trick; Bartek holds A♠)"
     ]
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[0, "3C"]]]})
-    assert pr.problems == ["trick 1: Ala may not play 3♣: 2♣ leads the first trick (Ala holds 2♣)"]
+    assert pr.problems == ["trick 1: Ala may not play 3♣ (2♣ leads the first trick; Ala holds 2♣)"]
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[1, "AS"]]]})
     assert pr.problems == ["trick 1 is led by Bartek, but Ala holds 2♣ and leads"]
     # Celina holds nothing but hearts: a heart on the first trick is legal
@@ -507,8 +507,8 @@ def test_hearts_led_before_a_heart_has_been_played():
     trick1 = [[0, "2C"], [1, "2S"], [2, "2D"], [3, "3C"]]  # Darek's 3♣ wins
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [trick1, [[3, "2H"]]]})
     assert pr.problems == [
-        "trick 2: Darek may not play 2♥: hearts may not be led until a "
-        "heart has been played (Darek holds A♣)"
+        "trick 2: Darek may not play 2♥ (hearts may not be led until a "
+        "heart has been played; Darek holds A♣)"
     ]
     # without the hands: Darek is seen to play A♣ later
     later = [
@@ -518,8 +518,8 @@ def test_hearts_led_before_a_heart_has_been_played():
     ]
     pr = progress(r, plan_of(r, played=3), {"tricks": later})
     assert pr.problems == [
-        "trick 2: Darek may not play 2♥: hearts may not be led until a "
-        "heart has been played (Darek plays A♣ in trick 3)"
+        "trick 2: Darek may not play 2♥ (hearts may not be led until a "
+        "heart has been played; Darek plays A♣ in trick 3)"
     ]
     # without hands, a first trick not led with 2♣ cannot be
     pr = progress(r, plan_of(r, played=3), {"tricks": [[[1, "2S"]]]})
@@ -540,7 +540,7 @@ def test_knaves_turn_up_from_the_tricks():
     played = tricks[4][1][1]
     msg = refusal("knaves", [{"play": {"tricks": tricks}, "turn_up": played}], 3)
     assert msg.startswith("deal 1: trick 5: ") and msg.endswith(
-        "was turned up: it takes no part in play"
+        "was turned up and takes no part in play"
     )
 
 

@@ -33,7 +33,7 @@ from scorer.games import GAMES
 from scorer.games.base import DEAL_WORDS
 from scorer.i18n import LANGUAGES, join
 
-from .helpers import NAMES
+from .helpers import BLACK_MARIA_FORM, NAMES, chained
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 HEADERS = {lang: {"Accept-Language": f"{lang},en;q=0.5"} for lang in LANGUAGES}
@@ -1148,3 +1148,47 @@ def test_every_command_and_start_up_line_speaks_the_language_lang_asks_for(comma
         words = re.sub(r"`[^`]*`|--[\w-]+", "", text)  # commands and options stay as typed
         assert english_left(words, lang) == [], (what, text)
         assert not SYSTEM_ENGLISH.search(text), (what, text)
+
+
+# --- a refusal is one sentence, not messages chained with colons ---------------------------
+
+
+def refusals(page: str) -> list[str]:
+    return [visible(p) for p in re.findall(r'<p class="error"[^>]*>(.*?)</p>', page, re.S)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refusal_is_one_sentence_not_messages_chained_with_colons(client, lang):
+    said = []
+    # the set-up page: a target the stored deals pass before their end
+    form = {**BLACK_MARIA_FORM, "opt_target": "100"}
+    deals = [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
+    ]
+    record = {"game": "black_maria", "players": NAMES[:3], "options": {"target": 100}}
+    r = client.post("/api/matches", json={**record, "first_dealer": 0, "deals": deals})
+    mid = r.get_json()["id"]
+    r = client.post(f"/m/{mid}/setup", data={**form, "opt_target": "20"}, headers=HEADERS[lang])
+    said += refusals(r.get_data(as_text=True))
+    # the check: a revoke (Celina plays 2♠ on a heart lead, then 4♥)
+    tricks = [[[1, "5H"], [2, "2S"], [0, "KH"]], [[0, "3D"], [1, "7D"], [2, "4H"]]]
+    check = {"play": json.dumps({"tricks": tricks}), "quick": "{}", "expect": "2"}
+    r = client.post(f"/m/{mid}/check", data=check, headers=HEADERS[lang])
+    said += refusals(r.get_data(as_text=True))
+    # Variety's attackers, one of the two chosen; the Trick? page's choices
+    names = {f"name_{s}": n for s, n in enumerate(NAMES[:4])}
+    url = client.post("/new/variety", data={**names, "first_dealer": "0"}).headers["Location"]
+    one = {"expect": "0", "contract": "2", "attackers__0": "0", "attackers__1": ""}
+    r = client.post(url + "/deal", data=one, headers=HEADERS[lang])
+    said += refusals(r.get_data(as_text=True))
+    for query in (
+        "game=variety&contract=variety:99&cards=KC+AC",
+        "game=hearts&trump=X&cards=KC+AC",
+        "game=bridge&cards=KC+AC",
+    ):
+        r = client.get("/trick?" + query, headers=HEADERS[lang])
+        said += refusals(r.get_data(as_text=True))
+    assert len(said) >= 6, said
+    assert [s for s in said if chained(s)] == []
+    assert not any("?:" in s for s in said), said

@@ -15,16 +15,9 @@ from werkzeug.serving import make_server
 from scorer import create_app, store
 
 from .conftest import trials
+from .helpers import BLACK_MARIA_FORM
 
-BM = {
-    "name_0": "Ala",
-    "name_1": "Bartek",
-    "name_2": "Celina",
-    "first_dealer": "0",
-    "opt_scoring": "black_maria",
-    "opt_end": "target",
-    "opt_spot_values": "10-10-10-15",
-}
+BM = {**BLACK_MARIA_FORM, "opt_spot_values": "10-10-10-15"}
 D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
 D2 = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}  # 7, 5, 31
 D3 = {"hearts": [13, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}}  # 13, 30, 0
@@ -458,7 +451,10 @@ def test_fix_a_name_and_change_an_option_each_a_change_undone_from_the_history(p
     undo_latest(a, mid)
     r = a.post(f"/m/{mid}/setup", data={**form, "opt_target": "20", "key": "s3"})
     assert r.status_code == 400
-    assert "Not changed: with these, deal 2: the match is already over" in text(r)
+    assert (
+        "Nothing was saved: after this change deal 2 could not stand (the match is already over)."
+        in text(r)
+    )
     # a watcher cannot; the history says it, and undo puts the names back
     assert b.post(f"/m/{mid}/setup", data=form).status_code == 403
     assert "Players or options changed." in text(a.get(f"/m/{mid}/history"))

@@ -214,7 +214,7 @@ def walk(
             if c == setup.turned_up:
                 raise PlayError(
                     _(
-                        "trick %(k)s: %(card)s was turned up: it takes no part in play",
+                        "trick %(k)s: %(card)s was turned up and takes no part in play",
                         k=k,
                         card=display(c),
                     )
@@ -329,7 +329,7 @@ def walk(
                     raise PlayError(
                         _(
                             "trick %(k)s: %(name)s plays %(card)s on a %(suit)s lead, "
-                            "but plays %(proof)s in trick %(j)s: a revoke",
+                            "but plays %(proof)s in trick %(j)s (a revoke)",
                             k=k,
                             name=names[seat],
                             card=display(c),
@@ -352,7 +352,7 @@ def walk(
                     )
                 raise PlayError(
                     _(
-                        "trick %(k)s: %(name)s may not play %(card)s: %(why)s (%(proof)s)",
+                        "trick %(k)s: %(name)s may not play %(card)s (%(why)s; %(proof)s)",
                         k=k,
                         name=names[seat],
                         card=display(c),

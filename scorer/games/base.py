@@ -398,6 +398,12 @@ class Field:
     disabled: tuple = ()  # choices that may not be taken now (calls: the caller's own)
     info: tuple = ()  # lines to show with the field (whose call it is, the result)
     done: bool = False  # calls: the sequence is complete
+    named: Any = None  # how a refusal names it, where the label is a question or a legend
+
+    @property
+    def called(self) -> Any:
+        """The field as a refusal names it: ``named``, else its label."""
+        return self.named if self.named is not None else self.label
 
 
 @dataclass

@@ -602,6 +602,7 @@ class Variety(Game):
                     "attackers",
                     _("The attackers: who named it first, then who repeated it"),
                     optional=True,
+                    named=_("the attackers"),
                 ),
             ]
             contract, attackers = partial.get("contract"), partial.get("attackers")

@@ -59,7 +59,7 @@ def setup(match_id: str):
             except (EntryError, RecordError) as e:
                 error = e.message
             except DealError as e:
-                error = _("Not changed: with these, %(why)s", why=e.message)
+                error = match.words("could_not_stand", n=e.number, why=e.error.message)
             except store.StoreError as e:
                 error = _("Not changed: %(why)s.", why=e.message)
             else:

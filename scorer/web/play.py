@@ -328,7 +328,7 @@ class TrickForm(FlaskForm):
 
     game = SelectField(L_("Game"), validators=[Optional()])
     trump = RadioField(L_("Trump"), validators=[Optional()], default=NO_TRUMP)
-    contract = SelectField(L_("Variety: the deal type"), validators=[Optional()])
+    contract = SelectField(L_("The Variety deal type"), validators=[Optional()])
     cards = StringField(
         L_("The cards in the order played, the lead first"), validators=[Optional()]
     )
