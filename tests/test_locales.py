@@ -1192,3 +1192,49 @@ def test_a_refusal_is_one_sentence_not_messages_chained_with_colons(client, lang
     assert len(said) >= 6, said
     assert [s for s in said if chained(s)] == []
     assert not any("?:" in s for s in said), said
+
+
+# --- the sheet's Undo says what it takes back ------------------------------------------
+
+UNDO = {
+    "en": ("Undo saving deal 1", "Undo the change to deal 1", "Undo deleting deal 1"),
+    "pl": (
+        "Cofnij zapisanie rozdania 1",
+        "Cofnij zmianę rozdania 1",
+        "Cofnij usunięcie rozdania 1",
+    ),
+    "ru": (
+        "Отменить сохранение сдачи 1",
+        "Отменить изменение сдачи 1",
+        "Отменить удаление сдачи 1",
+    ),
+    "cs": (
+        "Vrátit zpět uložení rozdání 1",
+        "Vrátit zpět změnu rozdání 1",
+        "Vrátit zpět smazání rozdání 1",
+    ),
+    "eo": (
+        "Malfari la konservon de disdono 1",
+        "Malfari la ŝanĝon de disdono 1",
+        "Malfari la forigon de disdono 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_undo_button_says_what_it_takes_back(client, lang):
+    from .test_sharing import BM, D1, D2, as_form, made_by  # noqa: PLC0415
+
+    mid = made_by(client)
+    for target, entry, said in (("", D1, UNDO[lang][0]), ("/1", D2, UNDO[lang][1])):
+        url = f"/m/{mid}/deal{target}"
+        assert client.post(url, data=as_form(entry, get(client, url, lang))).status_code == 302
+        sheet = html.unescape(get(client, f"/m/{mid}", lang))
+        assert f'aria-label="{said}"' in sheet or f">{said}</button>" in sheet, said
+        assert not re.search(r'class="undo".*?<button[^>]*>[^<]*:', sheet, re.S)
+    url = f"/m/{mid}/deal"
+    page = get(client, url + "/1", lang)
+    seen = html.unescape(re.search(r'name="expect" type="hidden" value="([^"]*)"', page).group(1))
+    client.post(f"/m/{mid}/deal/1/delete", data={"seen": seen})
+    assert UNDO[lang][2] in html.unescape(get(client, f"/m/{mid}", lang))
+    assert BM  # the match is the Black Maria of tests/test_sharing.py

@@ -382,7 +382,7 @@ def test_the_sheet_offers_a_one_tap_undo_right_after_a_save(phones):
     mid = made_by(a)
     save(a, mid, D1)
     sheet = text(a.get(f"/m/{mid}"))
-    assert "Undo: Deal 1 saved." in sheet
+    assert "Undo saving deal 1" in sheet
     watched = text(b.get(f"/m/{mid}"))  # a watcher: no Undo, and a plain "History"
     assert "Undo" not in watched and "undo" not in watched
     assert re.search(r'/history">History</a>', watched)
@@ -479,7 +479,7 @@ def test_the_sheet_offers_undo_only_while_this_phones_change_is_the_latest(app, 
     assert 'class="undo"' in text(a.get(f"/m/{mid}"))
     save(b, mid, D2)
     assert 'class="undo"' not in text(a.get(f"/m/{mid}"))
-    assert "Undo: Deal 2 saved." in text(b.get(f"/m/{mid}"))
+    assert "Undo saving deal 2" in text(b.get(f"/m/{mid}"))
     history = text(a.get(f"/m/{mid}/history"))
     assert len(re.findall(r'action="/m/[^"]+/undo/\d+"', history)) == 2  # deals 1 and 2
     assert totals(a, mid) == [17 + 7, 23 + 5, 3 + 31]
@@ -520,7 +520,7 @@ def test_a_deal_entered_again_the_same_leaves_the_undo_on_the_sheet(app, phones)
     save(a, mid, D1)
     assert b.post(f"/m/{mid}/deal", data=as_form(D1, early)).status_code == 302
     assert a.get(f"/api/matches/{mid}").get_json()["deals"] == [D1]
-    assert "Undo: Deal 1 saved." in text(a.get(f"/m/{mid}"))
+    assert "Undo saving deal 1" in text(a.get(f"/m/{mid}"))
 
 
 def test_a_double_tap_on_undo_undoes_once(phones):

@@ -488,6 +488,14 @@ DEAL_WORDS = {
     "undo_edit": L_("Deal %(n)s put back as it was (an undo)."),
     "undo_restored": L_("Deal %(n)s restored (an undo)."),
     "undo_reopen": L_("Deal %(n)s waits for the choice again (an undo)."),
+    # the sheet's Undo button, per change it takes back
+    "undo_add": L_("Undo saving deal %(n)s"),
+    "undo_change": L_("Undo the change to deal %(n)s"),
+    "undo_delete": L_("Undo deleting deal %(n)s"),
+    "undo_restore": L_("Undo bringing deal %(n)s back"),
+    "undo_twice": L_("Undo the second entry of deal %(n)s"),
+    "undo_keep": L_("Undo the choice made for deal %(n)s"),
+    "undo_undo": L_("Undo the undo of deal %(n)s"),
     # under a history line whose deal has moved since (a deal before it deleted)
     "now_numbered": L_("It is deal %(n)s now."),
     "reflowed": L_("Deal %(n)s changed; the totals after it were counted again."),
