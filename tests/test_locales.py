@@ -1238,3 +1238,37 @@ def test_the_undo_button_says_what_it_takes_back(client, lang):
     client.post(f"/m/{mid}/deal/1/delete", data={"seen": seen})
     assert UNDO[lang][2] in html.unescape(get(client, f"/m/{mid}", lang))
     assert BM  # the match is the Black Maria of tests/test_sharing.py
+
+
+# --- a form sent again after Back, with other values ------------------------------------
+
+RESENT = {
+    "en": "This form was already sent with other values.",
+    "pl": "Ten formularz został już wysłany z innymi danymi.",
+    "ru": "Эта форма уже была отправлена с другими данными.",
+    "cs": "Tento formulář už byl jednou odeslán s jinými údaji.",
+    "eo": "Ĉi tiu formularo jam estis sendita kun aliaj datumoj.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_form_sent_again_with_other_values_is_said_in_the_table_s_words(client, lang):
+    from .test_sharing import D1, D2, as_form, made_by  # noqa: PLC0415
+
+    mid = made_by(client)
+    url = f"/m/{mid}/deal"
+    page = get(client, url, lang)
+    assert client.post(url, data=as_form(D1, page)).status_code == 302
+    # Back, other counts typed on the same page, sent again with its key
+    r = client.post(url, data=as_form(D2, page), headers=HEADERS[lang])
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422 and RESENT[lang] in page, page[:2000]
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert "422" not in title and "idempoten" not in page.lower()
+    assert not re.search(r"(?i)nothing was saved.*nothing was changed", page)
+    # the set-up page: the same
+    form = {**BLACK_MARIA_FORM, "opt_target": "100", "key": "setup-1"}
+    assert client.post(f"/m/{mid}/setup", data=form).status_code == 302
+    r = client.post(f"/m/{mid}/setup", data={**form, "opt_target": "90"}, headers=HEADERS[lang])
+    page = html.unescape(r.get_data(as_text=True))
+    assert RESENT[lang] in page and "idempoten" not in page.lower()

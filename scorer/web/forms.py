@@ -19,6 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional, StopValidation, ValidationError
 from wtforms.validators import NumberRange as _NumberRange
 
+from .. import store
 from ..cards import display
 from ..games.base import EntryError, Field, Game
 from ..i18n import L_, _
@@ -73,6 +74,20 @@ class SelectField(_OneOfTheChoices, _SelectField):
 
 def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(str(value), label) for value, label in pairs]
+
+
+# A form sent again with other values: the same hidden key (the page's Save or Undo
+# sent once, then again after Back with something else typed). The store's own
+# words are the API's ("this idempotency key was already used …"); a page says this.
+RESENT = L_(
+    "This form was already sent with other values. Reload the page and enter it again; "
+    "nothing was saved."
+)
+
+
+def resent(e: Exception) -> Any:
+    """RESENT for a store's refusal of a key used before (KeyReused), else None."""
+    return RESENT if isinstance(e, store.KeyReused) else None
 
 
 def form_problem(form) -> str:

@@ -25,6 +25,7 @@ from ..store import get_db as db
 from . import access
 from .forms import (
     ConfirmForm,
+    resent,
 )
 from .lookup import match_or_404, new_key, scored_or_403, title
 
@@ -209,7 +210,7 @@ def undo(match_id: str, event: int):
     except DealError as e:
         flash(_("Not undone: %(why)s", why=e.message))
     except store.StoreError as e:
-        flash(_("Not undone: %(why)s.", why=e.message))
+        flash(resent(e) or _("Not undone: %(why)s.", why=e.message))
         sheet = False  # the history, where it can still be undone
     else:
         remember_change(stored.pub, change)

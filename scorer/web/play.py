@@ -28,7 +28,15 @@ from ..match import DealError
 from ..record import RecordError, read_json
 from .deal_form import deal_plan, page_mark, settle
 from .entry import landing, refusal, save_deal
-from .forms import RadioField, SelectField, entry_from_form, form_problem, options, whole_number
+from .forms import (
+    RadioField,
+    SelectField,
+    entry_from_form,
+    form_problem,
+    options,
+    resent,
+    whole_number,
+)
 from .lookup import new_key, scored_or_403, title
 
 bp = Blueprint("play", __name__)
@@ -190,7 +198,7 @@ def check_deal(match_id: str):
             error = refusal(e, number, match)
         except store.StoreError as e:
             why = e.message[:1].upper() + e.message[1:]
-            error = match.words("nothing_saved", why=why)
+            error = resent(e) or match.words("nothing_saved", why=why)
         else:
             return redirect(landing(match_id, change))
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
