@@ -31,7 +31,7 @@ from scorer.cards import display, parse
 from scorer.engine import RANDOM, differences
 from scorer.games import GAMES
 from scorer.games.base import DEAL_WORDS
-from scorer.i18n import LANGUAGES, join
+from scorer.i18n import LANGUAGES, _, join
 
 from .helpers import BLACK_MARIA_FORM, NAMES, chained
 
@@ -422,11 +422,11 @@ CSV_HEADER = {
         "rozdanie",
         "rozdający",
         "gracz",
-        "miejsce",
+        "nr przy stole",  # the seat: "miejsce" is a place at the end
         "co wzięto",  # who took what, in the deal
         "punkty",
         "suma",
-        "lokata",
+        "miejsce",
     ],
     "ru": [
         "партия",
@@ -444,7 +444,7 @@ CSV_HEADER = {
         "rozdání",
         "rozdávající",
         "hráč",
-        "místo",
+        "místo u stolu",  # the seat: "místo" is a place at the end
         "zadání",
         "body",
         "součet",
@@ -478,6 +478,16 @@ def test_the_csv_header_rows_are_in_the_page_language(client, lang):
     assert rows[0] == CSV_HEADER[lang]
     assert rows[-1][1] == CSV_HEADER[lang][7]  # the totals row: "total"
     assert csv_rows(get(client, f"/m/{mid}/sheet.csv", lang), lang)[0][:4] == SHEET_HEADER[lang]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_csv_s_seat_column_is_not_named_as_a_place_at_the_end(app, client, lang):
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    header = csv_rows(get(client, f"/m/{mid}/export.csv", lang), lang)[0]
+    seat, place = header[4], header[8]
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        places = {str(_("Place")).lower(), place.lower()}  # the league's column, the CSV's
+    assert seat.lower() not in places, (seat, places)
 
 
 # (The API's entry says nobody: every card unanswered is named at once.)
@@ -877,7 +887,7 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     assert rows[1] == [1, "=Ala", 17, 17, 23, 23, 3, 3]
     assert rows[2] == [2, "Bartek", 2, 19, 14, 37, 27, 30]
     assert rows[3] == ["suma", None, None, 19, None, 37, None, 30]
-    assert rows[4] == ["lokata", None, None, 1, None, 3, None, 2]
+    assert rows[4] == ["miejsce", None, None, 1, None, 3, None, 2]
     assert sheet.cell(2, 2).data_type == "s" and sheet.cell(2, 3).data_type == "n"
     assert all(isinstance(v, int) for v in rows[3][3::2])
 
