@@ -634,6 +634,43 @@ def test_co_winners_are_joined_by_the_language_s_and_never_by_an_ampersand(clien
         assert pair in page and "&" not in page, lang
 
 
+# The end's heading: a pair that won as a team, and Polignac's winners (all but who
+# reached the target, on different totals), are not players who tie ("ex aequo").
+WON = {
+    "en": ("Bartek and Darek win as a pair", "Bartek, Darek, and Celina win"),
+    "pl": ("Wygrywa para: Bartek i Darek", "Wygrywają: Bartek, Darek i Celina"),
+    "ru": ("Победила пара: Bartek и Darek", "Победили: Bartek, Darek и Celina"),
+    "cs": ("Vyhrává dvojice: Bartek a Darek", "Vyhrávají: Bartek, Darek a Celina"),
+    "eo": ("Venkas la paro: Bartek kaj Darek", "Venkas: Bartek, Darek kaj Celina"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_pair_s_win_and_polignac_s_end_are_not_said_as_a_tie(client, lang):
+    four = {"players": NAMES[:4], "first_dealer": 0}
+    # Ala takes all 13 hearts and the three spades: 43, over 40; Bartek and Darek's pair wins
+    pair = {
+        **four,
+        "game": "black_maria",
+        "options": {"partnership": True, "target": 40},
+        "deals": [{"hearts": [13, 0, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}],
+    }
+    # Polignac to 5: Ala takes J♠, J♣ and J♥ (4), Celina J♦ (1): not yet; then Ala J♦ (5)
+    jacks = {"JS": 0, "JC": 0, "JH": 0, "JD": 2}
+    polignac = {
+        **four,
+        "game": "polignac",
+        "options": {"target": 5},
+        "deals": [{"taken_by": jacks}, {"taken_by": {**jacks, "JD": 0}}],
+    }
+    for record, heading in zip((pair, polignac), WON[lang], strict=True):
+        r = client.post("/api/matches", json=record)
+        assert r.status_code == 201, r.get_json()
+        page = visible(get(client, f"/m/{r.get_json()['id']}", lang))
+        assert heading in page, (heading, page[:600])
+        assert "ex aequo" not in page and "share" not in page
+
+
 DAY = {  # 1 December 2026, as each language writes a date
     "en": "Dec 1, 2026",
     "pl": "1 gru 2026",
@@ -744,10 +781,10 @@ def test_metamorphosis_refusals_of_the_api_and_an_import_count_plays(client, lan
 
 SET_UP = {
     "en": "Bartek is now Bartosz; Target: 100 → 200",
-    "pl": "Bartek to teraz Bartosz; Wynik docelowy: 100 → 200",
+    "pl": "Bartek to teraz Bartosz; Limit punktów: 100 → 200",
     "ru": "Bartek теперь Bartosz; Целевой счёт: 100 → 200",
     "cs": "Bartek je teď Bartosz; Cílové skóre: 100 → 200",
-    "eo": "Bartek nun estas Bartosz; Antaŭfiksita poentaro: 100 → 200",
+    "eo": "Bartek nun estas Bartosz; Celpoentaro: 100 → 200",
 }
 
 

@@ -287,7 +287,7 @@ class Polignac(Game):
         losers = [s for s in range(self.n) if totals[s] >= target]  # end_reached: some
         winners = [s for s in range(self.n) if totals[s] < target] or self.best(totals)
         note = _(
-            "At or over %(target)s: %(names)s",
+            "Lost, at %(target)s or more: %(names)s",
             target=target,
             names=and_list(self.names[s] for s in losers),
         )
