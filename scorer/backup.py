@@ -121,7 +121,12 @@ def restore(
             schema.migrate(db)
             for pub, why in unreadable(db):  # the first: nothing is changed
                 raise BackupError(
-                    _("%(file)s: match %(id)s: %(why)s", file=str(source), id=pub, why=why)
+                    _(
+                        "in %(file)s, match %(id)s cannot be read (%(why)s)",
+                        file=str(source),
+                        id=pub,
+                        why=why,
+                    )
                 )
             kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
             store.forget_kept(db)  # only the entries are trusted: the rest is folded here
