@@ -1319,3 +1319,30 @@ def test_a_form_sent_again_with_other_values_is_said_in_the_table_s_words(client
     r = client.post(f"/m/{mid}/setup", data={**form, "opt_target": "90"}, headers=HEADERS[lang])
     page = html.unescape(r.get_data(as_text=True))
     assert RESENT[lang] in page and "idempoten" not in page.lower()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_kierki_s_differences_name_its_counts_tricks_and_places(app, lang):
+    rules = GAMES["kierki"](GAMES["kierki"].normalize_options({}, 4), NAMES[:4])
+    given = {
+        "queens": [2, 1, 1, 0],
+        "taken_by": {"KH": 1, "trick_13": 2},
+        "first": 3,
+        "second": 0,
+    }
+    derived = {
+        "queens": [1, 1, 1, 1],
+        "taken_by": {"KH": 0, "trick_13": 3},
+        "first": 1,
+        "second": 2,
+    }
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        lines = [str(d.message) for d in differences(given, derived, rules)]
+    assert len(lines) == 6, lines
+    for line in lines:
+        assert not RECORD_WORDS.search(line), line
+        assert not re.search(r"(?<!\w)(?:trick_13|KH)(?!\w)", line), line
+        assert lang == "en" or not re.search(r"(?<!\w)(?:queens|first|second)(?!\w)", line)
+    # who took K♥, the last trick, and who went out first and second: names, no seat number
+    for line, (a, b) in zip(lines[2:], [(1, 0), (2, 3), (3, 1), (0, 2)], strict=True):
+        assert NAMES[a] in line and NAMES[b] in line and not re.search(r"\d", line), line

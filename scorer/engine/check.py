@@ -467,7 +467,8 @@ def differences(given: dict, derived: dict, rules: Game):
                         "seat", key, rules.entry_label(key), got[s], want[s], name=rules.names[s]
                     )
         elif not _same(got, want):
-            yield differ("deal", key, rules.entry_label(key), got, want)
+            kind = "taker" if key in rules.seat_fields else "deal"
+            yield differ(kind, key, rules.entry_label(key), got, want)
 
 
 def merge(given: dict, derived: dict) -> dict:

@@ -626,6 +626,7 @@ class Game(ABC):
     mark_legend = ""  # what Score.marks mean, shown under the sheet's table
     decisions: tuple[str, ...] = ()  # entry fields that are no cards (kept beside a play)
     entry_labels: dict[str, Any] = ENTRY_LABELS  # see ENTRY_LABELS
+    seat_fields: tuple[str, ...] = ()  # entry fields beside taken_by whose value is a seat
 
     def __init__(self, options: dict, names: list[str]):
         self.opts = options
