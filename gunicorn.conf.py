@@ -24,6 +24,7 @@ from pathlib import Path
 import gunicorn.http.wsgi
 
 from scorer import address, create_app
+from scorer.i18n import _, said
 
 instance = Path(os.environ.get("SCORER_INSTANCE") or Path(__file__).parent / "instance")
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '5000')}"
@@ -58,7 +59,7 @@ def keep_daily_copies(database: str, folder: Path) -> None:
         # a failed copy must not stop the server; it is said (one stopped by a signal
         # was stopped with the server: it did not fail)
         if done.returncode > 0:
-            print("scorer: daily backup failed", flush=True)
+            print(said(_("scorer: the daily backup failed")), flush=True)
         threading.Event().wait(3600)
 
 

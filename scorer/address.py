@@ -26,6 +26,8 @@ from urllib.parse import urlsplit
 
 import segno
 
+from .i18n import _, said
+
 # The ports `make table` serves (scorer/table.py): Scorer over HTTPS, the trust page
 # over plain HTTP, and gunicorn behind them on 127.0.0.1.
 HTTPS_PORT, HTTP_PORT, APP_PORT = 8443, 8000, 5000
@@ -113,30 +115,40 @@ def banner(environ: dict | None = None, out: TextIO | None = None) -> str:
     where = public_base(env.get("SCORER_PUBLIC_URL"), listen, opened)
     address = where.base + "/"
     if where.why == "loopback":
-        print(f"Scorer: {address} (this machine only).", file=out)
+        print(said(_("Scorer: %(address)s (this machine only).", address=address), env), file=out)
         if everywhere:
-            print("No other phone can open it: this machine has no network address.", file=out)
+            why = _("No other phone can open it: this machine has no network address.")
         else:
-            print(
+            why = _(
                 "No other phone can open it: `make table` serves the table's network "
-                "over HTTPS, `make run HOST=0.0.0.0` over plain HTTP.",
-                file=out,
+                "over HTTPS, `make run HOST=0.0.0.0` over plain HTTP."
             )
+        print(said(why, env), file=out)
         out.flush()
         return address
-    print(f"Scorer for the phones at the table: {address}", file=out)
+    print(
+        said(_("Scorer for the phones at the table: %(address)s", address=address), env), file=out
+    )
     scan = address
     if trust:
-        print(f"A phone's first time: {trust} (trust this table's certificate once)", file=out)
+        first = _(
+            "A phone's first time: %(trust)s (trust this table's certificate once)", trust=trust
+        )
+        print(said(first, env), file=out)
         pem = read_certificate(env.get("SCORER_CA_CERT"))
         try:
             if pem:
                 name = certificate_name(pem) or "?"
-                print(f"  the certificate: “{name}”, SHA-256 {fingerprint(pem)}", file=out)
+                named = _(
+                    "the certificate: “%(name)s”, SHA-256 %(fingerprint)s",
+                    name=name,
+                    fingerprint=fingerprint(pem),
+                )
+                print("  " + said(named, env), file=out)
         except ValueError:  # a file cut short: the trust page says it can't be given
             pass
         scan = trust
-    print(f"Scan it with a phone's camera ({scan}):", file=out)
+    print(said(_("Scan it with a phone's camera (%(address)s):", address=scan), env), file=out)
     terminal_qr(scan, out)
     out.flush()
     return address

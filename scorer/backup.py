@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from . import schema, store
-from .i18n import L_, _
+from .i18n import L_, _, said, system_error
 from .record import RecordError, load, read_json
 from .store import ratings as kept_ratings
 
@@ -55,7 +55,7 @@ def check(path: str | os.PathLike) -> list[str]:
     order; BackupError says why not (not SQLite, damaged, not Scorer's, or from
     a newer Scorer)."""
     if not Path(path).is_file():
-        raise BackupError(_("%(file)s: no such file", file=str(path)))
+        raise BackupError(_("there is no file %(file)s", file=str(path)))
     try:
         conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
         try:
@@ -79,11 +79,15 @@ def check(path: str | os.PathLike) -> list[str]:
             conn.close()
     except sqlite3.DatabaseError as e:
         raise BackupError(
-            _("%(file)s is not a database Scorer can read: %(why)s", file=str(path), why=str(e))
+            _(
+                "%(file)s is not a database Scorer can read (%(why)s)",
+                file=str(path),
+                why=system_error(e),
+            )
         ) from None
     if result != ["ok"]:
         raise BackupError(
-            _("%(file)s is damaged: %(why)s", file=str(path), why="; ".join(result[:3]))
+            _("%(file)s is damaged (%(why)s)", file=str(path), why="; ".join(result[:3]))
         )
     if not TABLES <= tables:
         raise BackupError(_("%(file)s is not a Scorer database", file=str(path)))
@@ -117,7 +121,12 @@ def restore(
             schema.migrate(db)
             for pub, why in unreadable(db):  # the first: nothing is changed
                 raise BackupError(
-                    _("%(file)s: match %(id)s: %(why)s", file=str(source), id=pub, why=why)
+                    _(
+                        "in %(file)s, match %(id)s cannot be read (%(why)s)",
+                        file=str(source),
+                        id=pub,
+                        why=why,
+                    )
                 )
             kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
             store.forget_kept(db)  # only the entries are trusted: the rest is folded here
@@ -239,6 +248,9 @@ def main(argv: list[str]) -> int:
     try:
         daily(argv[0], argv[1])
     except (OSError, sqlite3.Error) as e:
-        print(f"scorer: daily backup failed: {e}", file=sys.stderr)
+        print(
+            said(_("scorer: the daily backup failed (%(why)s)", why=system_error(e))),
+            file=sys.stderr,
+        )
         return 1
     return 0

@@ -5,6 +5,7 @@ phone's ratings rated afresh from them)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -17,7 +18,7 @@ from flask_babel import force_locale
 
 from . import address, store
 from . import backup as backups
-from .i18n import _, cli_locale, ngettext
+from .i18n import _, cli_locale, ngettext, system_error
 from .match import DealError
 from .record import RecordError, load, read_json
 from .store import ratings as kept_ratings
@@ -29,6 +30,17 @@ def replay_text(text: str) -> dict:
     cannot stand."""
     _match, standings = load(read_json(text))
     return standings.computed()
+
+
+def spoken(command):
+    """A command that says its lines in the language LANG asks for (cli_locale)."""
+
+    @functools.wraps(command)
+    def run(*args, **kwargs):
+        with force_locale(cli_locale()):
+            return command(*args, **kwargs)
+
+    return run
 
 
 def register_cli(app) -> None:
@@ -43,14 +55,9 @@ def register_cli(app) -> None:
 @click.command("replay")
 @click.argument("file")
 @with_appcontext  # as under `flask`, also under app.test_cli_runner()
+@spoken
 def replay(file):
     """Validate a game record (- for standard input) and print its computed block."""
-    with force_locale(cli_locale()):  # the errors in the language LANG asks for
-        _replay(file)
-
-
-def _replay(file) -> None:
-    """The command's work; its one-line errors are drawn in the locale set around it."""
     try:
         if file == "-":
             text = sys.stdin.buffer.read().decode("utf-8")
@@ -58,14 +65,7 @@ def _replay(file) -> None:
             with open(file, encoding="utf-8") as f:
                 text = f.read()
     except (UnicodeDecodeError, OSError) as e:
-        click.echo(
-            _(
-                "cannot read %(file)s: %(why)s",
-                file=file,
-                why=getattr(e, "strerror", None) or str(e)[:120],
-            ),
-            err=True,
-        )
+        click.echo(_("cannot read %(file)s: %(why)s", file=file, why=system_error(e)), err=True)
         sys.exit(1)
     try:
         computed = replay_text(text)
@@ -85,6 +85,7 @@ def backup_folder() -> Path:
 @click.command("backup")
 @click.argument("file", required=False)
 @with_appcontext
+@spoken
 def backup_command(file):
     """Write a consistent copy of the database (default: instance/backups/scorer-<time>.db),
     safe while the app serves."""
@@ -92,7 +93,7 @@ def backup_command(file):
     try:
         made = backups.backup(current_app.config["DATABASE"], target)
     except Exception as e:  # one line, exit 1: never a traceback
-        click.echo(_("cannot back up: %(why)s", why=str(e)[:200]), err=True)
+        click.echo(_("cannot back up: %(why)s", why=system_error(e)), err=True)
         sys.exit(1)
     click.echo(str(made))
 
@@ -100,6 +101,7 @@ def backup_command(file):
 @click.command("restore")
 @click.argument("file")
 @with_appcontext
+@spoken
 def restore_command(file):
     """Check a copy (integrity, schema) and put it in place of the database; the
     database as it was is kept in instance/backups/ first."""
@@ -109,7 +111,7 @@ def restore_command(file):
         click.echo(_("nothing restored: %(why)s", why=e.message), err=True)
         sys.exit(1)
     except Exception as e:
-        click.echo(_("nothing restored: %(why)s", why=str(e)[:200]), err=True)
+        click.echo(_("nothing restored: %(why)s", why=system_error(e)), err=True)
         sys.exit(1)
     click.echo(
         _(
@@ -122,55 +124,55 @@ def restore_command(file):
 
 @click.command("rebuild")
 @with_appcontext
+@spoken
 def rebuild_command():
     """Fold every match afresh from its entries, then rate every phone's matches
     afresh; name any whose kept standings or ratings differed."""
-    with force_locale(cli_locale()):
-        db = store.connect(current_app.config["DATABASE"])
-        try:
-            unreadable = list(backups.unreadable(db))  # as a restore reads a copy
-            if not unreadable:
-                count, differed = store.rebuild(db)
-                phones, rated_differed = kept_ratings.rebuild(db)
-        finally:
-            db.close()
-        if unreadable:
-            for pub, why in unreadable:
-                click.echo(_("%(id)s: %(why)s", id=pub, why=why), err=True)
-            click.echo(
-                ngettext(
-                    "%(num)s match cannot be read: nothing was folded or rated afresh.",
-                    "%(num)s matches cannot be read: nothing was folded or rated afresh.",
-                    len(unreadable),
-                ),
-                err=True,
-            )
-            sys.exit(1)
-        for pub, why in differed:
-            click.echo(_("%(id)s: %(why)s", id=pub, why=why))
-        click.echo(
-            _(
-                "%(n)s matches folded afresh; %(d)s differed from what was kept.",
-                n=count,
-                d=len(differed),
-            )
-        )
-        for phone, pub in rated_differed:
-            click.echo(
-                _(
-                    "phone %(phone)s: kept ratings differed from match %(id)s on",
-                    phone=phone[:8],
-                    id=pub,
-                )
-            )
+    db = store.connect(current_app.config["DATABASE"])
+    try:
+        unreadable = list(backups.unreadable(db))  # as a restore reads a copy
+        if not unreadable:
+            count, differed = store.rebuild(db)
+            phones, rated_differed = kept_ratings.rebuild(db)
+    finally:
+        db.close()
+    if unreadable:
+        for pub, why in unreadable:
+            click.echo(_("%(id)s: %(why)s", id=pub, why=why), err=True)
         click.echo(
             ngettext(
-                "The ratings of %(num)s phone rated afresh; %(d)s differed from what was kept.",
-                "The ratings of %(num)s phones rated afresh; %(d)s differed from what was kept.",
-                phones,
-                d=len(rated_differed),
+                "%(num)s match cannot be read: nothing was folded or rated afresh.",
+                "%(num)s matches cannot be read: nothing was folded or rated afresh.",
+                len(unreadable),
+            ),
+            err=True,
+        )
+        sys.exit(1)
+    for pub, why in differed:
+        click.echo(_("%(id)s: %(why)s", id=pub, why=why))
+    click.echo(
+        _(
+            "%(n)s matches folded afresh; %(d)s differed from what was kept.",
+            n=count,
+            d=len(differed),
+        )
+    )
+    for phone, pub in rated_differed:
+        click.echo(
+            _(
+                "phone %(phone)s: kept ratings differed from match %(id)s on",
+                phone=phone[:8],
+                id=pub,
             )
         )
+    click.echo(
+        ngettext(
+            "The ratings of %(num)s phone rated afresh; %(d)s differed from what was kept.",
+            "The ratings of %(num)s phones rated afresh; %(d)s differed from what was kept.",
+            phones,
+            d=len(rated_differed),
+        )
+    )
     sys.exit(1 if differed or rated_differed else 0)
 
 
@@ -185,6 +187,7 @@ LINKS = 10  # the latest matches not finished that `links` gives, without --all
 )
 @click.option("--all", "everything", is_flag=True, help="Every match, finished ones too.")
 @with_appcontext
+@spoken
 def links_command(base, everything):
     """The score link of each match not finished (the latest changed first, 10 at
     most), with its QR code: a phone that opens it scores the match from then on.
@@ -195,40 +198,39 @@ def links_command(base, everything):
         lan = address.lan_address()
         base = address.host_in_url(lan, address.HTTPS_PORT, "https") if lan else ""
     day = current_app.jinja_env.filters["day"]  # a stored time as the pages write its date
-    with force_locale(cli_locale()):
-        if not base.startswith(("http://", "https://")):
-            click.echo(_("no address the phones open: give it, --base https://…"), err=True)
-            sys.exit(1)
-        db = store.connect(current_app.config["DATABASE"])
-        try:
-            given = 0
-            for (pub,) in db.execute(
-                "select pub from matches where deleted is null and game != '' "
-                "order by updated desc, id desc"
-            ):
-                if not everything and given == LINKS:
-                    break
-                stored = store.get(db, pub)
-                try:
-                    over = store.standings(db, stored).finished
-                except DealError:  # one today's rules cannot read: its link is given too
-                    over = False
-                if over and not everything:
-                    continue
-                given += 1
-                with current_app.test_request_context(base_url=base):
-                    link = url_for(
-                        "sharing.score_link", match_id=pub, key=stored.edit_key, _external=True
-                    )
-                deals = ngettext("%(num)s deal", "%(num)s deals", len(stored.deal_ids))
-                when = _("last change %(date)s", date=day(stored.updated))
-                click.echo(f"{title(stored.match)} · {deals} · {when}\n{link}")
-                address.terminal_qr(link, sys.stdout)
-            if not given:
-                click.echo(
-                    _("no match here")
-                    if everything
-                    else _("no match here is still being played (--all gives the finished ones)")
+    if not base.startswith(("http://", "https://")):
+        click.echo(_("no address the phones open: give it, --base https://…"), err=True)
+        sys.exit(1)
+    db = store.connect(current_app.config["DATABASE"])
+    try:
+        given = 0
+        for (pub,) in db.execute(
+            "select pub from matches where deleted is null and game != '' "
+            "order by updated desc, id desc"
+        ):
+            if not everything and given == LINKS:
+                break
+            stored = store.get(db, pub)
+            try:
+                over = store.standings(db, stored).finished
+            except DealError:  # one today's rules cannot read: its link is given too
+                over = False
+            if over and not everything:
+                continue
+            given += 1
+            with current_app.test_request_context(base_url=base):
+                link = url_for(
+                    "sharing.score_link", match_id=pub, key=stored.edit_key, _external=True
                 )
-        finally:
-            db.close()
+            deals = ngettext("%(num)s deal", "%(num)s deals", len(stored.deal_ids))
+            when = _("last change %(date)s", date=day(stored.updated))
+            click.echo(f"{title(stored.match)} · {deals} · {when}\n{link}")
+            address.terminal_qr(link, sys.stdout)
+        if not given:
+            click.echo(
+                _("no match here")
+                if everything
+                else _("no match here is still being played (--all gives the finished ones)")
+            )
+    finally:
+        db.close()

@@ -21,18 +21,22 @@ the browser's Accept-Language, else English, among :data:`LANGUAGES`.
 
 from __future__ import annotations
 
+import errno
 import os
+import sqlite3
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import datetime
 from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from babel import Locale
+from babel import Locale, negotiate_locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
+from babel.support import Translations
 from flask import Blueprint, g, has_app_context, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup, escape
@@ -479,7 +483,16 @@ def locale_of(chosen: str | None, accept_language: str | None) -> str:
 
 @lru_cache(maxsize=256)
 def _best_accepted(header: str | None, offered: tuple[str, ...]) -> str:
-    return parse_accept_header(header, LanguageAccept).best_match(offered) or DEFAULT
+    """The first of the header's languages, best quality first, that we offer, as
+    Babel negotiates: a tag with a region falls back to its language before a
+    lower-ranked language is tried (``eo-PL,pl;q=0.8`` is Esperanto,
+    ``pl-PL,en;q=0.5`` Polish). Werkzeug's ``best_match`` would take the exact
+    ``pl`` or ``en`` first."""
+    ranked = [(tag, q) for tag, q in parse_accept_header(header, LanguageAccept) if q > 0]
+    ranked.sort(key=lambda item: -item[1])  # stable: the header's order among equals
+    tags = [tag.replace("_", "-") for tag, _q in ranked]
+    found = negotiate_locale(tags, offered, sep="-", aliases=None)
+    return found.lower() if found else DEFAULT
 
 
 def cli_locale(environ: Any = None) -> str:
@@ -491,6 +504,56 @@ def cli_locale(environ: Any = None) -> str:
             if primary(tag) in LANGUAGES:
                 return primary(tag)
     return DEFAULT
+
+
+TRANSLATIONS = Path(__file__).resolve().parent / "translations"  # Flask-Babel's too
+
+
+@cache
+def _command_catalog(lang: str) -> Translations:
+    return Translations.load(str(TRANSLATIONS), [lang])
+
+
+def said(text: Any, environ: Any = None) -> str:
+    """``text`` drawn in the language a command speaks (:func:`cli_locale`), with no
+    Flask app around it: the lines `make run` and `make table` print for the host."""
+    lang = cli_locale(environ)
+    return str(_param(text, _command_catalog(lang), Locale.parse(lang), False))
+
+
+# What an error of the system says, in our words (its English text is the system's).
+OS_ERRORS = {
+    errno.ENOENT: L_("there is no such file"),
+    errno.EACCES: L_("permission denied"),
+    errno.EPERM: L_("permission denied"),
+    errno.EISDIR: L_("it is a folder, not a file"),
+    errno.ENOTDIR: L_("a part of its path is not a folder"),
+    errno.ENOSPC: L_("the disk is full"),
+    errno.EROFS: L_("the disk can only be read"),
+}
+# sqlite3's errors have no number: their English text, a part of it, is the key
+DATABASE_ERRORS = {
+    "not a database": L_("it is not a database"),
+    "malformed": L_("the database is damaged"),
+    "unable to open": L_("the database cannot be opened there"),
+    "locked": L_("another program holds the database (locked)"),
+    "readonly": L_("the database can only be read"),
+}
+
+
+def system_error(e: BaseException) -> Any:
+    """Why the system refused, as a Text in our words where we know the error (a
+    file that is not there, permission, not a database …), else the system's own."""
+    if isinstance(e, UnicodeDecodeError):
+        return _("it is not text in UTF-8")
+    if isinstance(e, OSError) and e.errno in OS_ERRORS:
+        return OS_ERRORS[e.errno]
+    if isinstance(e, sqlite3.Error):
+        text = str(e)
+        found = next((words for key, words in DATABASE_ERRORS.items() if key in text), None)
+        if found is not None:
+            return found
+    return (getattr(e, "strerror", None) or str(e) or type(e).__name__)[:200]
 
 
 @cache

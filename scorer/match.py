@@ -402,6 +402,17 @@ class Standings:
     def ranked_winners(self) -> list[int]:
         return ranked(self.winners, self.places)
 
+    @property
+    def win_kind(self) -> str:
+        """How the end names its winners: ``one``; ``team``, a partnership's pair;
+        ``tie``, several on the same best total; ``side``, winners on different
+        totals (Polignac's: all but who reached the target)."""
+        if len(self.winners) == 1:
+            return "one"
+        if self.team_totals and any(set(t) == set(self.winners) for t, _v in self.team_totals):
+            return "team"
+        return "tie" if len({self.totals[s] for s in self.winners}) == 1 else "side"
+
     def computed(self) -> dict:
         """The record's ``computed`` block (docs/record.md)."""
         return {"per_deal": self.kept.all_points(), **self._after()}

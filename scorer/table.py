@@ -34,6 +34,7 @@ from pathlib import Path
 
 from . import ROOT
 from .address import APP_PORT, HTTP_PORT, HTTPS_PORT, host_in_url, lan_address
+from .i18n import _, said
 
 # Every log line Caddy writes (its errors, as when gunicorn is down or resets a
 # connection, and a site's access log): the request without the score link's edit
@@ -144,7 +145,7 @@ def wait_for(port: int, host: str, proc: subprocess.Popen, log: Path, seconds: f
             if time.monotonic() > deadline:
                 break
             time.sleep(0.05)
-    raise SystemExit(f"scorer: Caddy did not start; its log: {log}")
+    raise SystemExit(said(_("scorer: Caddy did not start (its log: %(log)s)", log=str(log))))
 
 
 def taken(ports: list[tuple[str | None, int]]) -> tuple[str, int] | None:
@@ -241,7 +242,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ask.parse_args(argv)
     caddy = shutil.which("caddy")
     if not caddy:
-        print("scorer: Caddy is missing (make table installs Debian's caddy)", file=sys.stderr)
+        print(
+            said(_("scorer: Caddy is missing (make table installs Debian's caddy)")),
+            file=sys.stderr,
+        )
         return 1
     instance = Path(os.environ.get("SCORER_INSTANCE") or ROOT / "instance")
     folder = instance / "caddy"
@@ -255,7 +259,9 @@ def main(argv: list[str] | None = None) -> int:
     else:
         host = args.host or lan_address()
         if not host:
-            print("scorer: this machine has no network address: join the table's Wi-Fi first")
+            print(
+                said(_("scorer: this machine has no network address; join the table's Wi-Fi first"))
+            )
             return 1
         config = caddyfile(
             host,
@@ -272,20 +278,22 @@ def main(argv: list[str] | None = None) -> int:
     ports = [(outside, ready), (outside, 80 if args.domain else args.http_port)]
     busy = taken(ports + [("127.0.0.1", args.port)])
     if busy:
-        print(
-            f"scorer: port {busy[1]} is in use already (is `make table` running? "
-            "Stop it first, or choose other ports: --port, --https-port, --http-port)",
-            file=sys.stderr,
+        busy_words = _(
+            "scorer: port %(port)s is in use already (is `make table` running? Stop it first, "
+            "or choose other ports with --port, --https-port, --http-port)",
+            port=str(busy[1]),
         )
+        print(said(busy_words), file=sys.stderr)
         return 1
     if not args.domain and (before := moved(folder, host)):
-        print(
-            f"scorer: this table was at {before} the time before: a phone keeps the matches "
+        moved_words = _(
+            "scorer: this table was at %(before)s the time before. A phone keeps the matches "
             "it opened there, and its right to score them, with that address; "
-            f"`make links BASE={env['SCORER_PUBLIC_URL']}` gives each match not finished "
-            "its score link at this one",
-            file=sys.stderr,
+            "`make links BASE=%(base)s` gives each match not finished its score link at this one",
+            before=before,
+            base=env["SCORER_PUBLIC_URL"],
         )
+        print(said(moved_words), file=sys.stderr)
     proxy, log = start_caddy(caddy, folder, config)
     app = None
     stopping = []
@@ -312,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
             stop(app, signal.SIGINT)
     if stopping:
         return 0
-    print(f"scorer: stopped (Caddy's log: {log})", file=sys.stderr)
+    print(said(_("scorer: stopped (Caddy's log: %(log)s)", log=str(log))), file=sys.stderr)
     return 1
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -17,6 +18,15 @@ from scorer import store
 from scorer.record import RecordError, load
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
+# the new-match form of a three-player Black Maria, as a phone posts it
+BLACK_MARIA_FORM = {
+    "name_0": "Ala",
+    "name_1": "Bartek",
+    "name_2": "Celina",
+    "first_dealer": "0",
+    "opt_scoring": "black_maria",
+    "opt_end": "target",
+}
 
 
 def record(
@@ -146,3 +156,15 @@ def short_busy_wait(monkeypatch, seconds: float) -> None:
         return db
 
     monkeypatch.setattr(store.db, "connect", waiting)
+
+
+def chained(text: str) -> list[str]:
+    """The clauses of ``text`` that chain two colons (issue 37: "Not changed: with
+    these, deal 1: when …"): split into sentences and ``;`` clauses, leaving out
+    what is in brackets or quotes, placeholders and clock times."""
+    text = re.sub(r"%\(\w+\)s|\{\w*\}|\d+:\d\d", "x", str(text))
+    for pattern in (r"\([^()]*\)", r"\{[^{}]*\}"):
+        while re.search(pattern, text):
+            text = re.sub(pattern, "", text)
+    text = re.sub(r"“[^”]*”|«[^»]*»|„[^”“]*[”“]|`[^`]*`|\"[^\"]*\"", "", text)
+    return [c for c in re.split(r"(?<=[.;!?])\s+|\n", text) if len(re.findall(r":(?=\s|$)", c)) > 1]

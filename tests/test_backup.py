@@ -82,7 +82,7 @@ def test_restore_puts_a_copy_back_and_keeps_what_was_there(app, client, tmp_path
     [
         (lambda p: p.write_bytes(b"not a database at all" * 100), "not a database Scorer can read"),
         (lambda p: sqlite3.connect(p).execute("create table t (x)"), "is not a Scorer database"),
-        (lambda p: None, "no such file"),
+        (lambda p: None, "there is no file"),
     ],
 )
 def test_restore_refuses_what_is_not_a_good_copy(app, client, tmp_path, make, message):
@@ -232,7 +232,8 @@ def test_restore_refuses_a_copy_whose_rows_the_pages_cannot_read(
     other = new_match(client, [DEAL])  # after the copy: a restore would drop it
     r = app.test_cli_runner().invoke(args=["restore", str(copy)])
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.exception
-    assert f"nothing restored: {copy}: match {mid}: " in r.output and message in r.output
+    assert f"nothing restored: in {copy}, match {mid} cannot be read (" in r.output
+    assert message in r.output
     assert not (tmp_path / "backups").exists()
     with pytest.raises(backup.BackupError, match=message):
         backup.restore(app.config["DATABASE"], copy, tmp_path / "backups")

@@ -16,12 +16,16 @@ lines over 20 pages × 5 languages) are fixed."""
 
 from __future__ import annotations
 
+import random
 import re
 from functools import cache
 
 import pytest
 from babel.dates import get_month_names
 
+from scorer.autoplay import play_match
+from scorer.engine import RANDOM
+from scorer.games import GAMES
 from scorer.i18n import LANGUAGES
 
 pytestmark = pytest.mark.browser
@@ -56,8 +60,9 @@ CHECK = r"""() => {
     if (e.scrollWidth > e.clientWidth + 1)
       out.push(`text clipped (${e.scrollWidth} > ${e.clientWidth} px) — ${name(e)}`);
   }
-  // a word broken inside: a word of a heading cell, a chip or a button on two lines
-  const labels = "main th, main td, main .chip, main button, main a.button";
+  // a word broken inside: a word of a heading cell, a chip, a button or a legend (a
+  // question's label, the check's "who leads") on two lines
+  const labels = "main th, main td, main .chip, main button, main a.button, main legend";
   for (const e of document.querySelectorAll(labels)) {
     if (!seen(e)) continue;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
@@ -153,6 +158,15 @@ VARIETY1 = {"bids": [2, 3, 6, 2], "contract": 2, "attackers": [1, 0], "tricks": 
 META1 = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
 
 
+def played_with_tricks(game: str, players: int) -> dict:
+    """A deal played by the engine, its tricks kept: the check page shows it whole,
+    the points by the tricks beside the quick entry's."""
+    cls = GAMES[game]
+    rules = cls(cls.normalize_options({}, players), NAMES[:players])
+    _plan, tricks, entry = next(play_match(rules, [RANDOM] * players, random.Random(3)))
+    return {**entry, "play": tricks.record()}
+
+
 @pytest.fixture(scope="module")
 def pages(browser, live_server):
     """Every kind of page: its name and path."""
@@ -165,6 +179,7 @@ def pages(browser, live_server):
     meta = make(request, "metamorphosis", 3, [META1])
     declaring = make(request, "metamorphosis", 3, [])  # a round's first deal: declarations
     hearts = make(request, "hearts", 4, [{"hearts": [3, 4, 5, 1], "taken_by": {"QS": 2}}])
+    checked = make(request, "hearts", 4, [played_with_tricks("hearts", 4)])
     scorer = context.storage_state()
     context.close()
     return scorer, {
@@ -181,6 +196,7 @@ def pages(browser, live_server):
         "deal, Polignac with capot": polignac + "/deal",
         "deal, Variety": variety + "/deal",
         "check, Variety": variety + "/check?deal=1",
+        "check, a whole deal of Hearts": checked + "/check?deal=1",
         "sheet, Metamorphosis": meta,
         "deal, Metamorphosis": meta + "/deal",
         "deal, Metamorphosis with declarations": declaring + "/deal",

@@ -17,6 +17,8 @@ from babel.messages.pofile import read_po, write_po
 from scorer import catalogs
 from scorer.i18n import LANGUAGES
 
+from .helpers import chained
+
 
 @pytest.fixture(scope="module")
 def current(tmp_path_factory):
@@ -215,3 +217,25 @@ def test_the_real_polish_catalog_passes_and_fails_with_one_message_out_or_blank(
     assert [p.split(" ")[1] for p in catalogs.problems(out, "pl", current, complete=True)] == [
         "untranslated"
     ]
+
+
+@pytest.mark.parametrize("lang", catalogs.languages())
+def test_no_message_chains_two_colons_in_one_clause(lang):
+    """One clause, one colon: "Not changed: with these, deal 1: …" reads as a
+    template (issue 37); a message says it as one sentence, its reason in brackets
+    or after a semicolon. (The messages' parts are checked as they are drawn too:
+    tests/test_locales.py, the refusals.)"""
+    with open(catalogs.catalog_path(lang), "rb") as f:
+        catalog = read_po(f, locale=lang)
+    found = []
+    for m in catalog:
+        strings = m.string if isinstance(m.string, (list, tuple)) else [m.string]
+        found += [(m.id, s) for s in strings if s and chained(s)]
+    assert found == []
+
+
+def test_the_colon_check_finds_a_chain():
+    assert chained("Nie zmieniono: przy tych ustawieniach rozdanie 1: przy liczeniu")
+    assert chained("Atakujący: najpierw ten, kto zapowiedział: wybierz obu graczy")
+    assert not chained("Rozdanie 3: wpisz, kto wziął D♠ (lewa 2: Ala). Ala: 3; Bartek: 4")
+    assert not chained('capot: {"seat": 0, "made": true} at 05:30')

@@ -280,7 +280,8 @@ def refusal(game, deals, players=4, options=None) -> str:
 def test_summary_beside_play_that_disagrees_is_refused_by_name():
     deal = {"play": {"tricks": SLOB_TRICKS}, "taken_by": {"first_trick": 1, "QC": 1}}
     assert (
-        refusal("slobberhannes", [deal]) == "deal 1: QC: summary says seat 1, the tricks say seat 3"
+        refusal("slobberhannes", [deal])
+        == "deal 1: Q♣: Bartek in the quick entry, Darek by the tricks"
     )
 
 
@@ -306,7 +307,7 @@ def test_revoke_flagged_without_hands():
     # Ala did not follow diamonds in trick 5, then plays 9♦ in trick 6
     assert (
         refusal("slobberhannes", [{"play": {"tricks": tricks}}])
-        == "deal 1: trick 5: Ala plays 10♣ on a ♦ lead, but plays 9♦ in trick 6: a revoke"
+        == "deal 1: trick 5: Ala plays 10♣ on a ♦ lead, but plays 9♦ in trick 6 (a revoke)"
     )
 
 
@@ -415,7 +416,7 @@ def test_polignac_deal_by_hand_and_capot():
         [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 2, "made": True}}],
         options=opts,
     )
-    assert msg == "deal 1: capot made: summary says true, the tricks say false"
+    assert msg == "deal 1: capot: made in the quick entry, not made by the tricks"
     # capot beside play with the option off: refused as usual
     assert "the capot option is off" in refusal(
         "polignac", [{"play": {"tricks": POL_TRICKS}, "capot": {"seat": 1}}]
@@ -457,7 +458,7 @@ def test_hearts_summary_disagreement_names_the_card():
     deal = {"play": {"tricks": p.record()["tricks"]}, "taken_by": {"QS": other}}
     assert (
         refusal("hearts", [deal])
-        == f"deal 1: QS: summary says seat {other}, the tricks say seat {qs}"
+        == f"deal 1: Q♠: {NAMES[other]} in the quick entry, {NAMES[qs]} by the tricks"
     )
     hearts = p.captured.taken
     counts = [sum(c[-1] == "H" for c in cs) for cs in hearts]
@@ -466,7 +467,8 @@ def test_hearts_summary_disagreement_names_the_card():
         s = next(s for s in range(4) if wrong[s] != counts[s])
         assert (
             refusal("hearts", [{"play": p.record(), "hearts": wrong}])
-            == f"deal 1: hearts ({NAMES[s]}): summary says {wrong[s]}, the tricks say {counts[s]}"
+            == f"deal 1: hearts ({NAMES[s]}): {wrong[s]} in the quick entry, "
+            f"{counts[s]} by the tricks"
         )
 
 
@@ -476,10 +478,10 @@ def test_hearts_first_trick_rule_in_a_recorded_deal():
     r = rules_for("hearts", 4)
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[0, "2C"], [1, "QS"]]]})
     assert pr.problems == [
-        "trick 1: Bartek may not play Q♠: no heart and not Q♠ on the first trick (Bartek holds A♠)"
+        "trick 1: Bartek may not play Q♠ (no heart and not Q♠ on the first trick; Bartek holds A♠)"
     ]
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[0, "3C"]]]})
-    assert pr.problems == ["trick 1: Ala may not play 3♣: 2♣ leads the first trick (Ala holds 2♣)"]
+    assert pr.problems == ["trick 1: Ala may not play 3♣ (2♣ leads the first trick; Ala holds 2♣)"]
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [[[1, "AS"]]]})
     assert pr.problems == ["trick 1 is led by Bartek, but Ala holds 2♣ and leads"]
     # Celina holds nothing but hearts: a heart on the first trick is legal
@@ -505,8 +507,8 @@ def test_hearts_led_before_a_heart_has_been_played():
     trick1 = [[0, "2C"], [1, "2S"], [2, "2D"], [3, "3C"]]  # Darek's 3♣ wins
     pr = progress(r, plan_of(r, played=3), {"hands": hands, "tricks": [trick1, [[3, "2H"]]]})
     assert pr.problems == [
-        "trick 2: Darek may not play 2♥: hearts may not be led until a "
-        "heart has been played (Darek holds A♣)"
+        "trick 2: Darek may not play 2♥ (hearts may not be led until a "
+        "heart has been played; Darek holds A♣)"
     ]
     # without the hands: Darek is seen to play A♣ later
     later = [
@@ -516,8 +518,8 @@ def test_hearts_led_before_a_heart_has_been_played():
     ]
     pr = progress(r, plan_of(r, played=3), {"tricks": later})
     assert pr.problems == [
-        "trick 2: Darek may not play 2♥: hearts may not be led until a "
-        "heart has been played (Darek plays A♣ in trick 3)"
+        "trick 2: Darek may not play 2♥ (hearts may not be led until a "
+        "heart has been played; Darek plays A♣ in trick 3)"
     ]
     # without hands, a first trick not led with 2♣ cannot be
     pr = progress(r, plan_of(r, played=3), {"tricks": [[[1, "2S"]]]})
@@ -538,7 +540,7 @@ def test_knaves_turn_up_from_the_tricks():
     played = tricks[4][1][1]
     msg = refusal("knaves", [{"play": {"tricks": tricks}, "turn_up": played}], 3)
     assert msg.startswith("deal 1: trick 5: ") and msg.endswith(
-        "was turned up: it takes no part in play"
+        "was turned up and takes no part in play"
     )
 
 
@@ -734,7 +736,7 @@ def test_metamorphosis_deals_by_hand():
     wrong = {"play": {"tricks": META_2}, "hearts": [3, 4]}
     assert (
         refusal("metamorphosis", [deals[0], wrong], 2)
-        == "deal 2: hearts (Ala): summary says 3, the tricks say 4"
+        == "deal 2: hearts (Ala): 3 in the quick entry, 4 by the tricks"
     )
     # the declarations stay beside the play, and deal 1 needs them
     assert (
@@ -791,7 +793,7 @@ def test_variety_deal_by_hand():
     # the summary must agree
     assert (
         refusal("variety", [{**untracked, "red": 12}])
-        == "deal 1: red: summary says 12, the tricks say 11"
+        == "deal 1: the attackers' red cards: 12 in the quick entry, 11 by the tricks"
     )
     # calls that make Celina and Ala attack: Darek (Celina's left) leads
     assert (
@@ -819,7 +821,7 @@ def test_play_through_the_api(client):
     bad = {"play": {"tricks": SLOB_TRICKS}, "taken_by": {"QC": 0}}
     r = client.put(f"/api/matches/{mid}/deals/1", json=bad)
     assert r.status_code == 400
-    assert r.get_json()["error"] == "deal 1: QC: summary says seat 0, the tricks say seat 3"
+    assert r.get_json()["error"] == "deal 1: Q♣: Ala in the quick entry, Darek by the tricks"
     # deal 2 is dealt by Bartek: Celina leads, so the same tricks cannot be deal 2
     r = client.post(f"/api/matches/{mid}/deals", json={"play": {"tricks": SLOB_TRICKS}})
     assert r.get_json()["error"] == "deal 2: trick 1 is led by Bartek, but Celina leads"

@@ -25,7 +25,7 @@ from scorer.games import GAMES
 from scorer.i18n import _, join, ngettext
 from scorer.match import Match, fold
 
-from .helpers import NAMES
+from .helpers import BLACK_MARIA_FORM, NAMES
 
 POLISH = {
     "New match": "Nowa partia",
@@ -72,15 +72,7 @@ def app(tmp_path, polish):
 
 
 PL = {"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.8"}
-BM = {
-    "name_0": "Ala",
-    "name_1": "Bartek",
-    "name_2": "Celina",
-    "first_dealer": "0",
-    "opt_scoring": "black_maria",
-    "opt_end": "target",
-    "opt_spot_values": "10-10-10-15",
-}
+BM = {**BLACK_MARIA_FORM, "opt_spot_values": "10-10-10-15"}
 
 
 def page(client, url, **kw) -> str:

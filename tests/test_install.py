@@ -35,14 +35,35 @@ def test_the_manifest_names_png_icons_192_512_and_maskable(client):
 
 def test_every_page_links_the_manifest_and_an_apple_touch_icon(client):
     page = client.get("/").get_data(as_text=True)
-    manifest = re.search(
-        r'<link rel="manifest" href="(/static/manifest\.[0-9a-f]{12}\.json)">', page
-    )
+    manifest = re.search(r'<link rel="manifest" href="(/manifest\.en\.webmanifest)">', page)
     assert manifest and json.loads(client.get(manifest.group(1)).data)["icons"]
     href = re.search(r'<link rel="apple-touch-icon" href="([^"]+)">', page).group(1)
     r = client.get(href)
     assert r.status_code == 200 and r.data == (STATIC / "apple-touch-icon.png").read_bytes()
     assert png_size(STATIC / "apple-touch-icon.png") == (180, 180)
+
+
+DESCRIPTIONS = {
+    "en": "A score pad for trick-taking card games played with real cards",
+    "pl": "Notes do zapisywania wyników gier w lewy, w które gra się prawdziwymi kartami",
+    "ru": "Блокнот для записи счёта во взяточных играх настоящими картами",
+    "cs": "Zapisovač skóre pro zdvihové karetní hry hrané se skutečnými kartami",
+    "eo": "Poentokajero por trukaj kartludoj ludataj per veraj kartoj",
+}
+
+
+def test_the_manifest_says_its_description_in_the_page_s_language(client):
+    static = json.loads((STATIC / "manifest.json").read_text("utf-8"))
+    for lang, description in DESCRIPTIONS.items():
+        page = client.get("/", headers={"Accept-Language": lang}).get_data(as_text=True)
+        href = re.search(r'<link rel="manifest" href="([^"]+)">', page).group(1)
+        assert href == f"/manifest.{lang}.webmanifest"
+        r = client.get(href)
+        assert r.status_code == 200 and r.mimetype == "application/manifest+json"
+        said = json.loads(r.get_data(as_text=True))
+        assert said["description"] == description and said["lang"] == lang
+        assert said["icons"] == static["icons"] and said["start_url"] == "/"
+    assert client.get("/manifest.xx.webmanifest").status_code == 404
 
 
 def test_the_keep_awake_switch_is_on_the_sheet_hidden_until_the_script_shows_it(client):

@@ -13,7 +13,9 @@ word.
 from __future__ import annotations
 
 import csv
+import html
 import io
+import json
 import random
 import re
 from datetime import datetime
@@ -26,12 +28,12 @@ from babel.messages.pofile import read_po
 from scorer import catalogs, store
 from scorer.autoplay import play_match
 from scorer.cards import display, parse
-from scorer.engine import RANDOM
+from scorer.engine import RANDOM, differences
 from scorer.games import GAMES
 from scorer.games.base import DEAL_WORDS
-from scorer.i18n import LANGUAGES, join
+from scorer.i18n import LANGUAGES, _, join
 
-from .helpers import NAMES
+from .helpers import BLACK_MARIA_FORM, NAMES, chained
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 HEADERS = {lang: {"Accept-Language": f"{lang},en;q=0.5"} for lang in LANGUAGES}
@@ -112,6 +114,29 @@ def test_an_unknown_browser_language_gets_english_and_a_region_its_language(clie
     assert '<html lang="en">' in r.get_data(as_text=True)
     r = client.get("/", headers={"Accept-Language": "ru-RU,ru;q=0.9"})
     assert '<html lang="ru">' in r.get_data(as_text=True) and HOME["ru"] in r.get_data(as_text=True)
+
+
+REGIONS = {"en": "en-GB", "pl": "pl-PL", "ru": "ru-RU", "cs": "cs-CZ", "eo": "eo-001"}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_language_with_a_region_wins_over_a_lower_ranked_language(client, lang):
+    # as Babel negotiates: "pl-PL" falls back to "pl" before "en;q=0.5" is tried
+    # (werkzeug's best_match took the exact lower-ranked tag first)
+    other = "pl" if lang == "en" else "en"
+    for header in (
+        f"{REGIONS[lang]},{other};q=0.5",
+        f"{REGIONS[lang]},{other};q=0.9",
+        f"{REGIONS[lang]};q=0.9,de;q=0.8,{other};q=0.1",
+        f"{REGIONS[lang].upper()}, {other};q=0.8",
+    ):
+        page = client.get("/", headers={"Accept-Language": header}).get_data(as_text=True)
+        assert f'<html lang="{lang}">' in page and HOME[lang] in page, header
+    # a language refused (q=0) is not taken; a higher-ranked one wins over a region
+    page = client.get("/", headers={"Accept-Language": f"{REGIONS[lang]};q=0,{other}"})
+    assert f'<html lang="{other}">' in page.get_data(as_text=True)
+    page = client.get("/", headers={"Accept-Language": f"{other};q=1,{REGIONS[lang]};q=0.5"})
+    assert f'<html lang="{other}">' in page.get_data(as_text=True)
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -397,11 +422,11 @@ CSV_HEADER = {
         "rozdanie",
         "rozdający",
         "gracz",
-        "miejsce",
+        "nr przy stole",  # the seat: "miejsce" is a place at the end
         "co wzięto",  # who took what, in the deal
         "punkty",
         "suma",
-        "lokata",
+        "miejsce",
     ],
     "ru": [
         "партия",
@@ -419,7 +444,7 @@ CSV_HEADER = {
         "rozdání",
         "rozdávající",
         "hráč",
-        "místo",
+        "místo u stolu",  # the seat: "místo" is a place at the end
         "zadání",
         "body",
         "součet",
@@ -453,6 +478,16 @@ def test_the_csv_header_rows_are_in_the_page_language(client, lang):
     assert rows[0] == CSV_HEADER[lang]
     assert rows[-1][1] == CSV_HEADER[lang][7]  # the totals row: "total"
     assert csv_rows(get(client, f"/m/{mid}/sheet.csv", lang), lang)[0][:4] == SHEET_HEADER[lang]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_csv_s_seat_column_is_not_named_as_a_place_at_the_end(app, client, lang):
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    header = csv_rows(get(client, f"/m/{mid}/export.csv", lang), lang)[0]
+    seat, place = header[4], header[8]
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        places = {str(_("Place")).lower(), place.lower()}  # the league's column, the CSV's
+    assert seat.lower() not in places, (seat, places)
 
 
 # (The API's entry says nobody: every card unanswered is named at once.)
@@ -599,6 +634,43 @@ def test_co_winners_are_joined_by_the_language_s_and_never_by_an_ampersand(clien
         assert pair in page and "&" not in page, lang
 
 
+# The end's heading: a pair that won as a team, and Polignac's winners (all but who
+# reached the target, on different totals), are not players who tie ("ex aequo").
+WON = {
+    "en": ("Bartek and Darek win as a pair", "Bartek, Darek, and Celina win"),
+    "pl": ("Wygrywa para: Bartek i Darek", "Wygrywają: Bartek, Darek i Celina"),
+    "ru": ("Победила пара: Bartek и Darek", "Победили: Bartek, Darek и Celina"),
+    "cs": ("Vyhrává dvojice: Bartek a Darek", "Vyhrávají: Bartek, Darek a Celina"),
+    "eo": ("Venkas la paro: Bartek kaj Darek", "Venkas: Bartek, Darek kaj Celina"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_pair_s_win_and_polignac_s_end_are_not_said_as_a_tie(client, lang):
+    four = {"players": NAMES[:4], "first_dealer": 0}
+    # Ala takes all 13 hearts and the three spades: 43, over 40; Bartek and Darek's pair wins
+    pair = {
+        **four,
+        "game": "black_maria",
+        "options": {"partnership": True, "target": 40},
+        "deals": [{"hearts": [13, 0, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}],
+    }
+    # Polignac to 5: Ala takes J♠, J♣ and J♥ (4), Celina J♦ (1): not yet; then Ala J♦ (5)
+    jacks = {"JS": 0, "JC": 0, "JH": 0, "JD": 2}
+    polignac = {
+        **four,
+        "game": "polignac",
+        "options": {"target": 5},
+        "deals": [{"taken_by": jacks}, {"taken_by": {**jacks, "JD": 0}}],
+    }
+    for record, heading in zip((pair, polignac), WON[lang], strict=True):
+        r = client.post("/api/matches", json=record)
+        assert r.status_code == 201, r.get_json()
+        page = visible(get(client, f"/m/{r.get_json()['id']}", lang))
+        assert heading in page, (heading, page[:600])
+        assert "ex aequo" not in page and "share" not in page
+
+
 DAY = {  # 1 December 2026, as each language writes a date
     "en": "Dec 1, 2026",
     "pl": "1 gru 2026",
@@ -709,10 +781,10 @@ def test_metamorphosis_refusals_of_the_api_and_an_import_count_plays(client, lan
 
 SET_UP = {
     "en": "Bartek is now Bartosz; Target: 100 → 200",
-    "pl": "Bartek to teraz Bartosz; Wynik docelowy: 100 → 200",
+    "pl": "Bartek to teraz Bartosz; Limit punktów: 100 → 200",
     "ru": "Bartek теперь Bartosz; Целевой счёт: 100 → 200",
     "cs": "Bartek je teď Bartosz; Cílové skóre: 100 → 200",
-    "eo": "Bartek nun estas Bartosz; Antaŭfiksita poentaro: 100 → 200",
+    "eo": "Bartek nun estas Bartosz; Celpoentaro: 100 → 200",
 }
 
 
@@ -852,7 +924,7 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     assert rows[1] == [1, "=Ala", 17, 17, 23, 23, 3, 3]
     assert rows[2] == [2, "Bartek", 2, 19, 14, 37, 27, 30]
     assert rows[3] == ["suma", None, None, 19, None, 37, None, 30]
-    assert rows[4] == ["lokata", None, None, 1, None, 3, None, 2]
+    assert rows[4] == ["miejsce", None, None, 1, None, 3, None, 2]
     assert sheet.cell(2, 2).data_type == "s" and sheet.cell(2, 3).data_type == "n"
     assert all(isinstance(v, int) for v in rows[3][3::2])
 
@@ -944,3 +1016,333 @@ def test_a_message_shown_alone_that_begins_with_a_list_begins_with_a_capital(cli
     first = NOBODY_NAMED[lang].split(";")[0].replace("\u00a0", " ")
     shown = visible(r.get_data(as_text=True)).replace("\u00a0", " ")
     assert r.status_code == 400 and first[0].upper() + first[1:] in shown
+
+
+# --- the check page's differences from the quick entry ---------------------------------
+
+# What a difference must not show: the record's keys, its card codes, its true and false,
+# a seat counted from 0, and "summary" for what the page calls the quick entry.
+RECORD_WORDS = re.compile(
+    r"(?<!\w)(?:\w+_\w+|[AKQJ]|10|[2-9])[SHDC](?!\w)|(?<!\w)(?:\w+_\w+|true|false|seat \d|"
+    r"summary|miejsce \d|место \d|místo \d|seĝo \d)(?!\w)"
+)
+# the record's own keys, which only an English label may share a word with
+KEYS = re.compile(r"(?<!\w)(?:hearts|tricks|taken|capot|made|red|spades|clubs)(?!\w)")
+
+
+def contradicted(entry: dict, decisions: tuple[str, ...], n: int) -> tuple[dict, list]:
+    """A quick entry that differs from ``entry`` in every field the tricks decide,
+    and what each difference must name: (player names, numbers) per line."""
+    quick, expected = {}, []
+    for key, value in entry.items():
+        if key == "play" or key in decisions:
+            quick[key] = value
+        elif key == "taken_by":
+            quick[key] = {c: 0 if s is None else (s + 1) % n for c, s in value.items()}
+            for c, s in value.items():
+                names = [NAMES[quick[key][c]]] + ([NAMES[s]] if s is not None else [])
+                expected.append((names, []))
+        elif isinstance(value, list):  # a count per player
+            quick[key] = [v + 1 for v in value]
+            expected += [([NAMES[s]], [v + 1, v]) for s, v in enumerate(value)]
+        else:  # a count of the whole deal (Variety's attackers)
+            quick[key] = value + 1
+            expected.append(([], [value + 1, value]))
+    return quick, expected
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_the_check_says_each_difference_in_the_table_s_words_with_names(client, game, lang):
+    n = PLAYERS.get(game, 4)
+    rules = GAMES[game](GAMES[game].normalize_options({}, n), NAMES[:n])
+    deals = []
+    for _plan, tricks, entry in play_match(rules, [RANDOM] * n, random.Random(7)):
+        deals.append({**entry, "play": tricks.record()})
+        if len(deals) == 2:
+            break
+    mid = imported(client, game, deals)
+    page = get(client, f"/m/{mid}/check?deal=2", lang)
+    form = {
+        name: html.unescape(value)
+        for name, value in re.findall(r'name="(\w+)" type="hidden" value="([^"]*)"', page)
+    }
+    quick, expected = contradicted(deals[1], GAMES[game].decisions, n)
+    form["quick"] = json.dumps(quick)
+    r = client.post(f"/m/{mid}/check?deal=2", data=form, headers=HEADERS[lang])
+    assert r.status_code == 200
+    lines = [
+        visible(li)
+        for li in re.findall(
+            r"<li>(.*?)</li>",
+            re.search(r'<ul class="diffs">(.*?)</ul>', r.get_data(as_text=True), re.S).group(1),
+        )
+    ]
+    assert len(lines) == len(expected), lines
+    for line, (names, numbers) in zip(lines, expected, strict=True):
+        assert not RECORD_WORDS.search(line), line
+        assert lang == "en" or not KEYS.search(line), line
+        for name in names:
+            assert name in line, (line, name)
+        # a line about who took a card or a trick says no number (no seat counted from 0)
+        assert names == [] or len(names) == 1 or not re.search(r"\d", line.replace("10", "")), line
+        figures = [int(x) for x in re.findall(r"\d+", line)]
+        assert all(x in figures for x in numbers), (line, numbers)
+        assert line[:1].isupper(), line
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_capot_the_tricks_did_not_make_is_said_in_the_table_s_words(app, lang):
+    rules = GAMES["polignac"](GAMES["polignac"].normalize_options({"capot": True}, 4), NAMES[:4])
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        (line,) = [
+            str(d.message)
+            for d in differences(
+                {"capot": {"seat": 2, "made": True}}, {"capot": {"seat": 2, "made": False}}, rules
+            )
+        ]
+    assert not RECORD_WORDS.search(line) and "true" not in line and "false" not in line, line
+    assert lang == "en" or not re.search(r"(?<!\w)(?:capot|made)(?!\w)", line), line
+
+
+# --- the command line and the start-up lines, in the language LANG asks for -----------
+
+LANG = {
+    "en": "en_GB.UTF-8",
+    "pl": "pl_PL.UTF-8",
+    "ru": "ru_RU.UTF-8",
+    "cs": "cs_CZ.UTF-8",
+    "eo": "eo.UTF-8",
+}
+# the system's own English, which a command used to pass through
+SYSTEM_ENGLISH = re.compile(
+    r"No such file|not a database|Permission denied|Is a directory|unable to open|"
+    r"codec can't decode|(?<!\w)this machine|(?<!\w)the table(?!\w)",
+    re.I,
+)
+
+
+def said_by_commands(app, folder, lang: str) -> dict[str, str]:
+    """What each command says, each way it can end, under LANG=``lang``."""
+    from scorer import address  # noqa: PLC0415
+
+    env = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": LANG[lang]}
+    runner = app.test_cli_runner()
+
+    def run(*args):
+        return runner.invoke(args=list(args), env=env).output
+
+    notdb = folder / "notes.txt"
+    notdb.write_text("not a database at all\n" * 50)
+    copy = folder / f"copy-{lang}.db"
+    out = {
+        "links, none": run("links", "--base", "https://scorer.test:8443"),
+        "backup": run("backup", str(copy)),
+        "backup, a folder": run("backup", str(folder)),
+        "restore, missing": run("restore", str(folder / "missing.db")),
+        "restore, not a database": run("restore", str(notdb)),
+        "restore": run("restore", str(copy)),
+        "replay, missing": run("replay", str(folder / "missing.json")),
+        "replay, a folder": run("replay", str(folder)),
+        "replay, not UTF-8": run("replay", str(folder / "latin.json")),
+        "rebuild": run("rebuild"),
+    }
+    lines = io.StringIO()
+    banner_env = {**env, "HOST": "127.0.0.1", "PORT": "5000"}
+    address.banner(banner_env, lines)
+    address.banner({**banner_env, "HOST": "0.0.0.0"}, lines)
+    out["make run"] = lines.getvalue()
+    lines = io.StringIO()
+    table = {
+        **banner_env,
+        "SCORER_PUBLIC_URL": "https://192.0.2.7:8443",
+        "SCORER_TRUST_URL": "http://192.0.2.7:8000/trust",
+    }
+    address.banner(table, lines)
+    out["make table"] = lines.getvalue()
+    return {k: v.replace(str(folder), "FOLDER") for k, v in out.items()}
+
+
+@pytest.fixture(scope="module")
+def commands(tmp_path_factory):
+    from scorer import create_app  # noqa: PLC0415
+
+    folder = tmp_path_factory.mktemp("commands")
+    (folder / "latin.json").write_bytes('{"players": ["Zoë"]}'.encode("latin-1"))
+    app = create_app({"TESTING": True, "DATABASE": str(folder / "scorer.db"), "SECRET_KEY": "t"})
+    return {lang: said_by_commands(app, folder, lang) for lang in LANGUAGES}
+
+
+def test_the_english_commands_say_what_is_checked_below(commands):
+    said = commands["en"]
+    assert "there is no file FOLDER/missing.db" in said["restore, missing"]
+    assert "there is no such file" in said["replay, missing"]
+    assert "it is a folder, not a file" in said["replay, a folder"]
+    assert "it is not a database" in said["restore, not a database"]
+    assert "restored from FOLDER/copy-en.db" in said["restore"]
+    assert "Scan it with a phone's camera" in said["make table"]
+    assert "A phone's first time" in said["make table"]
+    assert "(this machine only)" in said["make run"]
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_every_command_and_start_up_line_speaks_the_language_lang_asks_for(commands, lang):
+    for what, text in commands[lang].items():
+        english = commands["en"][what]
+        assert text.strip(), what
+        if what != "backup":  # a backup says only the copy's path
+            assert text != english, what
+        words = re.sub(r"`[^`]*`|--[\w-]+", "", text)  # commands and options stay as typed
+        assert english_left(words, lang) == [], (what, text)
+        assert not SYSTEM_ENGLISH.search(text), (what, text)
+
+
+# --- a refusal is one sentence, not messages chained with colons ---------------------------
+
+
+def refusals(page: str) -> list[str]:
+    return [visible(p) for p in re.findall(r'<p class="error"[^>]*>(.*?)</p>', page, re.S)]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_refusal_is_one_sentence_not_messages_chained_with_colons(client, lang):
+    said = []
+    # the set-up page: a target the stored deals pass before their end
+    form = {**BLACK_MARIA_FORM, "opt_target": "100"}
+    deals = [
+        {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
+        {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
+    ]
+    record = {"game": "black_maria", "players": NAMES[:3], "options": {"target": 100}}
+    r = client.post("/api/matches", json={**record, "first_dealer": 0, "deals": deals})
+    mid = r.get_json()["id"]
+    r = client.post(f"/m/{mid}/setup", data={**form, "opt_target": "20"}, headers=HEADERS[lang])
+    said += refusals(r.get_data(as_text=True))
+    # the check: a revoke (Celina plays 2♠ on a heart lead, then 4♥)
+    tricks = [[[1, "5H"], [2, "2S"], [0, "KH"]], [[0, "3D"], [1, "7D"], [2, "4H"]]]
+    check = {"play": json.dumps({"tricks": tricks}), "quick": "{}", "expect": "2"}
+    r = client.post(f"/m/{mid}/check", data=check, headers=HEADERS[lang])
+    said += refusals(r.get_data(as_text=True))
+    # Variety's attackers, one of the two chosen; the Trick? page's choices
+    names = {f"name_{s}": n for s, n in enumerate(NAMES[:4])}
+    url = client.post("/new/variety", data={**names, "first_dealer": "0"}).headers["Location"]
+    one = {"expect": "0", "contract": "2", "attackers__0": "0", "attackers__1": ""}
+    r = client.post(url + "/deal", data=one, headers=HEADERS[lang])
+    said += refusals(r.get_data(as_text=True))
+    for query in (
+        "game=variety&contract=variety:99&cards=KC+AC",
+        "game=hearts&trump=X&cards=KC+AC",
+        "game=bridge&cards=KC+AC",
+    ):
+        r = client.get("/trick?" + query, headers=HEADERS[lang])
+        said += refusals(r.get_data(as_text=True))
+    assert len(said) >= 6, said
+    assert [s for s in said if chained(s)] == []
+    assert not any("?:" in s for s in said), said
+
+
+# --- the sheet's Undo says what it takes back ------------------------------------------
+
+UNDO = {
+    "en": ("Undo saving deal 1", "Undo the change to deal 1", "Undo deleting deal 1"),
+    "pl": (
+        "Cofnij zapisanie rozdania 1",
+        "Cofnij zmianę rozdania 1",
+        "Cofnij usunięcie rozdania 1",
+    ),
+    "ru": (
+        "Отменить сохранение сдачи 1",
+        "Отменить изменение сдачи 1",
+        "Отменить удаление сдачи 1",
+    ),
+    "cs": (
+        "Vrátit zpět uložení rozdání 1",
+        "Vrátit zpět změnu rozdání 1",
+        "Vrátit zpět smazání rozdání 1",
+    ),
+    "eo": (
+        "Malfari la konservon de disdono 1",
+        "Malfari la ŝanĝon de disdono 1",
+        "Malfari la forigon de disdono 1",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_undo_button_says_what_it_takes_back(client, lang):
+    from .test_sharing import BM, D1, D2, as_form, made_by  # noqa: PLC0415
+
+    mid = made_by(client)
+    for target, entry, said in (("", D1, UNDO[lang][0]), ("/1", D2, UNDO[lang][1])):
+        url = f"/m/{mid}/deal{target}"
+        assert client.post(url, data=as_form(entry, get(client, url, lang))).status_code == 302
+        sheet = html.unescape(get(client, f"/m/{mid}", lang))
+        assert f'aria-label="{said}"' in sheet or f">{said}</button>" in sheet, said
+        assert not re.search(r'class="undo".*?<button[^>]*>[^<]*:', sheet, re.S)
+    url = f"/m/{mid}/deal"
+    page = get(client, url + "/1", lang)
+    seen = html.unescape(re.search(r'name="expect" type="hidden" value="([^"]*)"', page).group(1))
+    client.post(f"/m/{mid}/deal/1/delete", data={"seen": seen})
+    assert UNDO[lang][2] in html.unescape(get(client, f"/m/{mid}", lang))
+    assert BM  # the match is the Black Maria of tests/test_sharing.py
+
+
+# --- a form sent again after Back, with other values ------------------------------------
+
+RESENT = {
+    "en": "This form was already sent with other values.",
+    "pl": "Ten formularz został już wysłany z innymi danymi.",
+    "ru": "Эта форма уже была отправлена с другими данными.",
+    "cs": "Tento formulář už byl jednou odeslán s jinými údaji.",
+    "eo": "Ĉi tiu formularo jam estis sendita kun aliaj datumoj.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_form_sent_again_with_other_values_is_said_in_the_table_s_words(client, lang):
+    from .test_sharing import D1, D2, as_form, made_by  # noqa: PLC0415
+
+    mid = made_by(client)
+    url = f"/m/{mid}/deal"
+    page = get(client, url, lang)
+    assert client.post(url, data=as_form(D1, page)).status_code == 302
+    # Back, other counts typed on the same page, sent again with its key
+    r = client.post(url, data=as_form(D2, page), headers=HEADERS[lang])
+    page = html.unescape(r.get_data(as_text=True))
+    assert r.status_code == 422 and RESENT[lang] in page, page[:2000]
+    title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
+    assert "422" not in title and "idempoten" not in page.lower()
+    assert not re.search(r"(?i)nothing was saved.*nothing was changed", page)
+    # the set-up page: the same
+    form = {**BLACK_MARIA_FORM, "opt_target": "100", "key": "setup-1"}
+    assert client.post(f"/m/{mid}/setup", data=form).status_code == 302
+    r = client.post(f"/m/{mid}/setup", data={**form, "opt_target": "90"}, headers=HEADERS[lang])
+    page = html.unescape(r.get_data(as_text=True))
+    assert RESENT[lang] in page and "idempoten" not in page.lower()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_kierki_s_differences_name_its_counts_tricks_and_places(app, lang):
+    rules = GAMES["kierki"](GAMES["kierki"].normalize_options({}, 4), NAMES[:4])
+    given = {
+        "queens": [2, 1, 1, 0],
+        "taken_by": {"KH": 1, "trick_13": 2},
+        "first": 3,
+        "second": 0,
+    }
+    derived = {
+        "queens": [1, 1, 1, 1],
+        "taken_by": {"KH": 0, "trick_13": 3},
+        "first": 1,
+        "second": 2,
+    }
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        lines = [str(d.message) for d in differences(given, derived, rules)]
+    assert len(lines) == 6, lines
+    for line in lines:
+        assert not RECORD_WORDS.search(line), line
+        assert not re.search(r"(?<!\w)(?:trick_13|KH)(?!\w)", line), line
+        assert lang == "en" or not re.search(r"(?<!\w)(?:queens|first|second)(?!\w)", line)
+    # who took K♥, the last trick, and who went out first and second: names, no seat number
+    for line, (a, b) in zip(lines[2:], [(1, 0), (2, 3), (3, 1), (0, 2)], strict=True):
+        assert NAMES[a] in line and NAMES[b] in line and not re.search(r"\d", line), line

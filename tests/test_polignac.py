@@ -350,14 +350,15 @@ def test_rules_page(client):
 
 
 def test_the_sheet_and_the_home_list_name_the_shared_win_ranked(client):
-    """The race above, through the web: B 2, C 1, D 1 share the win, said ranked by
-    lowest total (C and D, then B) on the sheet and in the home page's list."""
+    """The race above, through the web: B 2, C 1, D 1 win (the others of who reached
+    the target, not a tie), said ranked by lowest total (C and D, then B) on the
+    sheet and in the home page's list."""
     names = ["Ala", "Bartek", "Celina", "Darek"]
     made = client.post(
         "/api/matches", json={"game": "polignac", "players": names, "deals": RACE}
     ).get_json()
     sheet = client.get(f"/m/{made['id']}").get_data(as_text=True)
-    assert "Celina, Darek, and Bartek share the win" in sheet
+    assert "Celina, Darek, and Bartek win" in sheet and "share the win" not in sheet
     home = client.get("/").get_data(as_text=True)
     item = home[home.index(f"/m/{made['id']}") :]
     assert "won by Celina, Darek, and Bartek" in item[: item.index("</li>")]

@@ -15,16 +15,9 @@ from werkzeug.serving import make_server
 from scorer import create_app, store
 
 from .conftest import trials
+from .helpers import BLACK_MARIA_FORM
 
-BM = {
-    "name_0": "Ala",
-    "name_1": "Bartek",
-    "name_2": "Celina",
-    "first_dealer": "0",
-    "opt_scoring": "black_maria",
-    "opt_end": "target",
-    "opt_spot_values": "10-10-10-15",
-}
+BM = {**BLACK_MARIA_FORM, "opt_spot_values": "10-10-10-15"}
 D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
 D2 = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}  # 7, 5, 31
 D3 = {"hearts": [13, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}}  # 13, 30, 0
@@ -389,7 +382,7 @@ def test_the_sheet_offers_a_one_tap_undo_right_after_a_save(phones):
     mid = made_by(a)
     save(a, mid, D1)
     sheet = text(a.get(f"/m/{mid}"))
-    assert "Undo: Deal 1 saved." in sheet
+    assert "Undo saving deal 1" in sheet
     watched = text(b.get(f"/m/{mid}"))  # a watcher: no Undo, and a plain "History"
     assert "Undo" not in watched and "undo" not in watched
     assert re.search(r'/history">History</a>', watched)
@@ -458,7 +451,10 @@ def test_fix_a_name_and_change_an_option_each_a_change_undone_from_the_history(p
     undo_latest(a, mid)
     r = a.post(f"/m/{mid}/setup", data={**form, "opt_target": "20", "key": "s3"})
     assert r.status_code == 400
-    assert "Not changed: with these, deal 2: the match is already over" in text(r)
+    assert (
+        "Nothing was saved: after this change deal 2 could not stand (the match is already over)."
+        in text(r)
+    )
     # a watcher cannot; the history says it, and undo puts the names back
     assert b.post(f"/m/{mid}/setup", data=form).status_code == 403
     assert "Players or options changed." in text(a.get(f"/m/{mid}/history"))
@@ -483,7 +479,7 @@ def test_the_sheet_offers_undo_only_while_this_phones_change_is_the_latest(app, 
     assert 'class="undo"' in text(a.get(f"/m/{mid}"))
     save(b, mid, D2)
     assert 'class="undo"' not in text(a.get(f"/m/{mid}"))
-    assert "Undo: Deal 2 saved." in text(b.get(f"/m/{mid}"))
+    assert "Undo saving deal 2" in text(b.get(f"/m/{mid}"))
     history = text(a.get(f"/m/{mid}/history"))
     assert len(re.findall(r'action="/m/[^"]+/undo/\d+"', history)) == 2  # deals 1 and 2
     assert totals(a, mid) == [17 + 7, 23 + 5, 3 + 31]
@@ -524,7 +520,7 @@ def test_a_deal_entered_again_the_same_leaves_the_undo_on_the_sheet(app, phones)
     save(a, mid, D1)
     assert b.post(f"/m/{mid}/deal", data=as_form(D1, early)).status_code == 302
     assert a.get(f"/api/matches/{mid}").get_json()["deals"] == [D1]
-    assert "Undo: Deal 1 saved." in text(a.get(f"/m/{mid}"))
+    assert "Undo saving deal 1" in text(a.get(f"/m/{mid}"))
 
 
 def test_a_double_tap_on_undo_undoes_once(phones):

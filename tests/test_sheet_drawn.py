@@ -136,7 +136,7 @@ def test_a_sheet_kept_whole_mid_match_is_each_phone_s_own(csrf_client):
     saved = b.post(f"{sheet}/deal", data=form, follow_redirects=True)
     assert "Deal 2 saved." in text(saved) and totals(text(saved)) == ["24", "28", "34"]
     mine = text(b.get(sheet))  # kept now, with B's Undo in it
-    assert "Undo: Deal 2 saved." in mine and 'class="flash' not in mine  # the notice was said
+    assert "Undo saving deal 2" in mine and 'class="flash' not in mine  # the notice was said
     theirs = text(a.get(sheet))  # the same version for A: no Undo of B's change
     assert totals(theirs) == ["24", "28", "34"] and "Undo:" not in theirs
     assert hidden_value(mine, "key") != hidden_value(text(b.get(sheet)), "key")

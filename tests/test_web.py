@@ -146,7 +146,7 @@ def test_create_enter_edit_delete_reflow(client, app):
         (deal_form([4, 6, 3], 0, 1, "", expect=0), "Say who took A♠"),
         (deal_form([4, "six", 3], 0, 1, 1, expect=0), "Bartek: write a whole number, such as 3"),
         (deal_form([4, 10**40, 3], 0, 1, 1, expect=0), "Bartek: write a number from 0 to 13"),
-        (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠?: tap one of the choices"),
+        (deal_form([4, 6, 3], 0, 1, 7, expect=0), "Who took A♠: tap one of the choices"),
     ],
 )
 def test_refused_deal_keeps_what_was_typed_and_stores_nothing(client, app, form, message):

@@ -87,7 +87,7 @@ def test_a_revoke_is_flagged(client):
     for c in ("5H", "2S", "KH", "3D", "7D", "4H"):
         r, page = tap(client, mid, page, c)
     assert (
-        "Trick 1: Celina plays 2♠ on a ♥ lead, but plays 4♥ in trick 2: a revoke"
+        "Trick 1: Celina plays 2♠ on a ♥ lead, but plays 4♥ in trick 2 (a revoke)"
         in html.unescape(page)
     )
 
@@ -203,7 +203,7 @@ def test_who_won_this_trick(client, query, answer):
         ("game=hearts&trump=X&cards=KC+AC", "Trump: tap one of the choices"),
         (
             "game=variety&contract=variety:99&cards=KC+AC",
-            "Variety: the deal type: tap one of the choices",
+            "The Variety deal type: tap one of the choices",
         ),
         ("game=hearts&contract=variety:6&cards=KC+AC+QC", "That deal type is not one of Hearts"),
     ],

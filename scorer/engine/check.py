@@ -17,7 +17,7 @@ from typing import Any
 from ..cards import display, parse
 from ..games.base import EntryError, Game, Plan
 from ..games.tricks import Captured, Setup, TableState
-from ..i18n import _, join, ngettext
+from ..i18n import L_, _, filled, join, ngettext
 
 PLAY_FIELDS = {"tricks", "hands"}
 
@@ -214,7 +214,7 @@ def walk(
             if c == setup.turned_up:
                 raise PlayError(
                     _(
-                        "trick %(k)s: %(card)s was turned up: it takes no part in play",
+                        "trick %(k)s: %(card)s was turned up and takes no part in play",
                         k=k,
                         card=display(c),
                     )
@@ -329,7 +329,7 @@ def walk(
                     raise PlayError(
                         _(
                             "trick %(k)s: %(name)s plays %(card)s on a %(suit)s lead, "
-                            "but plays %(proof)s in trick %(j)s: a revoke",
+                            "but plays %(proof)s in trick %(j)s (a revoke)",
                             k=k,
                             name=names[seat],
                             card=display(c),
@@ -352,7 +352,7 @@ def walk(
                     )
                 raise PlayError(
                     _(
-                        "trick %(k)s: %(name)s may not play %(card)s: %(why)s (%(proof)s)",
+                        "trick %(k)s: %(name)s may not play %(card)s (%(why)s; %(proof)s)",
                         k=k,
                         name=names[seat],
                         card=display(c),
@@ -385,7 +385,7 @@ def walk(
     return w
 
 
-# --- the summary beside the play -----------------------------------------------------
+# --- the quick entry beside the play -----------------------------------------------------
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -402,13 +402,15 @@ def _same(a: Any, b: Any) -> bool:
     return type(a) is type(b) and a == b  # 1 is not true
 
 
-def _value_words(value: Any, seat_valued: bool) -> str:
+def _value_words(rules: Game, key: str, value: Any, seat_valued: bool) -> Any:
+    """A value of the quick entry as a player says it: a seat by its player's name."""
+    own = rules.entry_value(key, value)
+    if own is not None:
+        return own
     if value is None:
         return _("nobody") if seat_valued else _("nothing")
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int) and seat_valued:
-        return _("seat %(n)s", n=value)
+    if isinstance(value, int) and not isinstance(value, bool) and seat_valued:
+        return rules.names[value] if 0 <= value < rules.n else str(value)
     if isinstance(value, str):
         return _shown(value)
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
@@ -416,26 +418,39 @@ def _value_words(value: Any, seat_valued: bool) -> str:
     return str(value)[:60]
 
 
-def disagreement(given: dict, derived: dict, names: list[str]) -> EntryError | None:
-    """The first field where the summary beside ``play`` differs from the tricks."""
-    return next(differences(given, derived, names), None)
+# A difference between the quick entry and the tricks, one message per kind: who
+# took a card or a trick; a player's count or cards; a value of the whole deal.
+DIFFERENCE = {
+    "taker": L_("%(what)s: %(given)s in the quick entry, %(derived)s by the tricks"),
+    "seat": L_("%(what)s (%(name)s): %(given)s in the quick entry, %(derived)s by the tricks"),
+    "deal": L_("%(what)s: %(given)s in the quick entry, %(derived)s by the tricks"),
+}
 
 
-def differences(given: dict, derived: dict, names: list[str]):
-    """Every field where a summary differs from what the tricks say (EntryErrors)."""
+def disagreement(given: dict, derived: dict, rules: Game) -> EntryError | None:
+    """The first field where the quick entry beside ``play`` differs from the tricks."""
+    return next(differences(given, derived, rules), None)
 
-    def differ(label: str, a: Any, b: Any, seat_valued: bool, key: str) -> EntryError:
+
+def differences(given: dict, derived: dict, rules: Game):
+    """Every field where a quick entry differs from what the tricks say, in the
+    table's words (EntryErrors whose message is data: DIFFERENCE's, the field
+    named by the game, a seat by its player's name)."""
+
+    def differ(kind: str, key: str, what: Any, a: Any, b: Any, **params) -> EntryError:
+        seat_valued = kind == "taker"
         return EntryError(
-            _(
-                "%(what)s: summary says %(given)s, the tricks say %(derived)s",
-                what=label,
-                given=_value_words(a, seat_valued),
-                derived=_value_words(b, seat_valued),
+            filled(
+                DIFFERENCE[kind],
+                what=what,
+                given=_value_words(rules, key, a, seat_valued),
+                derived=_value_words(rules, key, b, seat_valued),
+                **params,
             ),
             key,
         )
 
-    n = len(names)
+    n = rules.n
     for key, want in derived.items():
         if key not in given:
             continue
@@ -443,14 +458,17 @@ def differences(given: dict, derived: dict, names: list[str]):
         if isinstance(want, dict) and isinstance(got, dict):
             for sub, value in want.items():
                 if sub in got and not _same(got[sub], value):
-                    label = sub if key == "taken_by" else f"{key} {sub}"
-                    yield differ(label, got[sub], value, key == "taken_by" or sub == "seat", key)
+                    kind = "taker" if key == "taken_by" or sub == "seat" else "deal"
+                    yield differ(kind, key, rules.entry_label(key, sub), got[sub], value)
         elif isinstance(want, list) and isinstance(got, list) and len(want) == len(got) == n:
             for s in range(n):
                 if not _same(got[s], want[s]):
-                    yield differ(f"{key} ({names[s]})", got[s], want[s], False, key)
+                    yield differ(
+                        "seat", key, rules.entry_label(key), got[s], want[s], name=rules.names[s]
+                    )
         elif not _same(got, want):
-            yield differ(key, got, want, False, key)
+            kind = "taker" if key in rules.seat_fields else "deal"
+            yield differ(kind, key, rules.entry_label(key), got, want)
 
 
 def merge(given: dict, derived: dict) -> dict:
@@ -478,7 +496,7 @@ def _entry(rules: Game, plan: Plan, w: Walk, given: dict) -> dict:
     """A whole deal's entry: derived from the tricks, agreeing with any summary
     given beside them, checked by the game, its ``play`` kept."""
     derived = rules.entry_from_play(plan, w.setup, w.captured, given)
-    error = disagreement(given, derived, rules.names)
+    error = disagreement(given, derived, rules)
     if error:
         raise error
     entry = rules.check(merge(given, derived), plan)

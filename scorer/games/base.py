@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, Text, _, and_list, filled, join, listed, ngettext
+from ..i18n import L_, Text, _, and_list, filled, join, listed, ngettext, pgettext
 from .tricks import (
     Captured,
     Decision,
@@ -398,6 +398,12 @@ class Field:
     disabled: tuple = ()  # choices that may not be taken now (calls: the caller's own)
     info: tuple = ()  # lines to show with the field (whose call it is, the result)
     done: bool = False  # calls: the sequence is complete
+    named: Any = None  # how a refusal names it, where the label is a question or a legend
+
+    @property
+    def called(self) -> Any:
+        """The field as a refusal names it: ``named``, else its label."""
+        return self.named if self.named is not None else self.label
 
 
 @dataclass
@@ -482,6 +488,14 @@ DEAL_WORDS = {
     "undo_edit": L_("Deal %(n)s put back as it was (an undo)."),
     "undo_restored": L_("Deal %(n)s restored (an undo)."),
     "undo_reopen": L_("Deal %(n)s waits for the choice again (an undo)."),
+    # the sheet's Undo button, per change it takes back
+    "undo_add": L_("Undo saving deal %(n)s"),
+    "undo_change": L_("Undo the change to deal %(n)s"),
+    "undo_delete": L_("Undo deleting deal %(n)s"),
+    "undo_restore": L_("Undo bringing deal %(n)s back"),
+    "undo_twice": L_("Undo the second entry of deal %(n)s"),
+    "undo_keep": L_("Undo the choice made for deal %(n)s"),
+    "undo_undo": L_("Undo the undo of deal %(n)s"),
     # under a history line whose deal has moved since (a deal before it deleted)
     "now_numbered": L_("It is deal %(n)s now."),
     "reflowed": L_("Deal %(n)s changed; the totals after it were counted again."),
@@ -589,6 +603,17 @@ DEAL_WORDS = {
 }
 
 
+# The quick entry's fields as the check page names them where the tricks say
+# otherwise (scorer/engine/check.py, differences); a game with fields of its own
+# adds their labels (a card of ``taken_by`` is named by the card).
+ENTRY_LABELS = {
+    "hearts": pgettext("taken", "hearts"),
+    "heart_cards": pgettext("taken", "hearts"),
+    "tricks": pgettext("taken", "tricks"),
+    "turn_up": L_("the turned-up card"),
+}
+
+
 class Game(ABC):
     key = ""
     name = ""
@@ -600,6 +625,8 @@ class Game(ABC):
     source = ""
     mark_legend = ""  # what Score.marks mean, shown under the sheet's table
     decisions: tuple[str, ...] = ()  # entry fields that are no cards (kept beside a play)
+    entry_labels: dict[str, Any] = ENTRY_LABELS  # see ENTRY_LABELS
+    seat_fields: tuple[str, ...] = ()  # entry fields beside taken_by whose value is a seat
 
     def __init__(self, options: dict, names: list[str]):
         self.opts = options
@@ -734,6 +761,22 @@ class Game(ABC):
         type the auction chose) overrides this; EntryError for a step that
         cannot be taken (a player repeating their own call)."""
         return plan.fields
+
+    def entry_label(self, key: str, sub: str | None = None) -> Any:
+        """What the check page calls a field of the quick entry (``sub``: a part of
+        it, as ``taken_by``'s Q♠ or ``capot``'s ``made``): ENTRY_LABELS' words,
+        else a card's own name."""
+        label = self.entry_labels.get(f"{key}.{sub}" if sub else key)
+        if label is None and sub is not None:
+            label = self.entry_labels.get(sub)
+        if label is None and sub is not None and is_card(sub):
+            label = display(sub)
+        return label if label is not None else key
+
+    def entry_value(self, key: str, value: Any) -> Any | None:
+        """A value of the quick entry in the game's own words where it has them (a
+        capot made); None: as any value is said (a name for a seat, a number, cards)."""
+        return None
 
     def summary(self, state: Any) -> list[str]:
         """Lines the score sheet shows about the match so far (override)."""

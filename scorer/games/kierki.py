@@ -169,6 +169,7 @@ class Kierki(Game):
     player_counts = (4, 3)
     higher_wins = True
     decisions = ("trump",)
+    seat_fields = PLACES  # the fan tan's: who went out first, second
     source = L_(
         "pagat.com and the Polish Wikipedia; the three-player figures, the fan tan's prizes "
         "and the variants from the Polish card-game book and zasadygry.pl"
@@ -245,6 +246,15 @@ class Kierki(Game):
     def marked(self) -> tuple[int, ...]:
         """The numbers of the sixth deal's tricks (from 1)."""
         return tuple(k if k > 0 else self.tricks + 1 + k for k in SIXTH[self.opts["sixth"]])
+
+    def entry_label(self, key: str, sub: str | None = None) -> Any:
+        """A count by its form's label, a trick or K♥ by its words, the fan tan's
+        places as its questions say them."""
+        if key == "taken_by" and sub is not None:
+            return self.owner_words(sub)
+        if key in PLACES:
+            return {"first": _("who went out first"), "second": _("who went out second")}[key]
+        return LABELS.get(key) or super().entry_label(key, sub)
 
     def owner_keys(self, contract: Contract) -> tuple[str, ...]:
         """The ``taken_by`` keys of a deal: ``KH``, ``trick_7``, ``trick_13`` …"""

@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 from ..cards import FULL_PACK, SYMBOLS
 from ..i18n import L_, _, and_list, join, ngettext, npgettext, pgettext
 from .base import (
+    ENTRY_LABELS,
     EntryError,
     Field,
     Figure,
@@ -207,6 +208,13 @@ class Metamorphosis(Game):
         "undo_edit": pgettext("metamorphosis", "Deal %(n)s put back as it was (an undo)."),
         "undo_restored": pgettext("metamorphosis", "Deal %(n)s restored (an undo)."),
         "now_numbered": pgettext("metamorphosis", "It is deal %(n)s now."),
+        "undo_add": pgettext("metamorphosis", "Undo saving deal %(n)s"),
+        "undo_change": pgettext("metamorphosis", "Undo the change to deal %(n)s"),
+        "undo_delete": pgettext("metamorphosis", "Undo deleting deal %(n)s"),
+        "undo_restore": pgettext("metamorphosis", "Undo bringing deal %(n)s back"),
+        "undo_twice": pgettext("metamorphosis", "Undo the second entry of deal %(n)s"),
+        "undo_keep": pgettext("metamorphosis", "Undo the choice made for deal %(n)s"),
+        "undo_undo": pgettext("metamorphosis", "Undo the undo of deal %(n)s"),
         "undo_reopen": pgettext(
             "metamorphosis", "Deal %(n)s waits for the choice again (an undo)."
         ),
@@ -362,6 +370,7 @@ class Metamorphosis(Game):
         ),
     }
     player_counts = (3, 2)  # RULES.md: 2 or 3; 3 is the default
+    entry_labels = {**ENTRY_LABELS, **{counted: taken_noun(counted) for counted in COUNTED_SUITS}}
     decisions = ("declarations",)
     higher_wins = True
     source = L_(

@@ -12,8 +12,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import display, is_card, pack
-from ..i18n import L_, _, and_list, join
+from ..i18n import L_, _, and_list, join, pgettext
 from .base import (
+    ENTRY_LABELS,
     EntryError,
     Field,
     Figure,
@@ -42,6 +43,7 @@ class Polignac(Game):
     key = "polignac"
     name = L_("Polignac")
     player_counts = (4, 3, 5, 6)
+    entry_labels = {**ENTRY_LABELS, "capot.made": L_("capot")}
     decisions = ("capot",)
     higher_wins = False
     source = L_("named in the Polish card-game book; the rules from Boussac (1896) and Wikipedia")
@@ -259,6 +261,11 @@ class Polignac(Game):
     def engine_setup(self, plan: Plan, given: dict) -> Setup:
         return replace(super().engine_setup(plan, given), ranks=RANKS, step=self.step)
 
+    def entry_value(self, key: str, value: Any) -> Any | None:
+        if isinstance(value, bool):  # a capot's "made"
+            return pgettext("capot", "made") if value else pgettext("capot", "not made")
+        return None
+
     def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
         entry: dict = {"taken_by": {j: captured.who_took(j) for j in JACKS}}
         capot = given.get("capot")
@@ -280,7 +287,7 @@ class Polignac(Game):
         losers = [s for s in range(self.n) if totals[s] >= target]  # end_reached: some
         winners = [s for s in range(self.n) if totals[s] < target] or self.best(totals)
         note = _(
-            "At or over %(target)s: %(names)s",
+            "Lost, at %(target)s or more: %(names)s",
             target=target,
             names=and_list(self.names[s] for s in losers),
         )

@@ -9,6 +9,7 @@ from typing import Any
 from ..cards import display, pack
 from ..i18n import L_, _, join
 from .base import (
+    ENTRY_LABELS,
     Field,
     Game,
     Option,
@@ -33,6 +34,7 @@ class Slobberhannes(Game):
     key = "slobberhannes"
     name = L_("Slobberhannes")
     player_counts = (4, 3, 5, 6)
+    entry_labels = {**ENTRY_LABELS, **WORDS}
     higher_wins = False
     source = L_("the Polish card-game book (the 8-card game)")
     options = (

@@ -22,6 +22,7 @@ from typing import Any
 from ..cards import FULL_PACK, RED, SYMBOLS
 from ..i18n import L_, _, join, ngettext, pgettext
 from .base import (
+    ENTRY_LABELS,
     EntryError,
     Field,
     Figure,
@@ -274,6 +275,7 @@ class Variety(Game):
     key = "variety"
     name = L_("Variety")
     player_counts = (4,)
+    entry_labels = {**ENTRY_LABELS, **LABELS}
     players_option = False
     decisions = ("bids", "contract", "attackers")
     higher_wins = True
@@ -600,6 +602,7 @@ class Variety(Game):
                     "attackers",
                     _("The attackers: who named it first, then who repeated it"),
                     optional=True,
+                    named=_("the attackers"),
                 ),
             ]
             contract, attackers = partial.get("contract"), partial.get("attackers")

@@ -17,7 +17,7 @@ from ..games import GAMES
 from ..i18n import _, day, day_and_time
 from ..match import DealError
 from ..store import Busy, KeyReused, NotFound, Stale, StoreError
-from .forms import field_id
+from .forms import field_id, resent
 
 # How many characters of a name fit a deals-table column on a 320 px phone, and
 # the totals' box above it (three a row: 80 px, bold), by the number of players.
@@ -253,6 +253,10 @@ def register(app: Flask) -> None:
             )
         if wants_json():
             return jsonify(error=message), code, headers
+        if resent(e):  # a page's form sent again after Back: said as the table says it
+            return render_template(
+                "error.html", code=code, message=resent(e), title=_("Already sent")
+            ), code
         return render_template("error.html", code=code, message=message), code, headers
 
     @app.errorhandler(SecurityError)

@@ -98,7 +98,7 @@ def require_key(match_id: str) -> None:
     if key is None:
         refuse(
             Unauthorized,
-            _("this write needs the match's edit key: Authorization: Bearer <edit_key>"),
+            _("this write needs the match's edit key (Authorization: Bearer <edit_key>)"),
         )
     if not store.keys_match(right, key):
         refuse(Forbidden, _("that is not this match's edit key"))

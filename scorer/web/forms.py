@@ -19,6 +19,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import Length, Optional, StopValidation, ValidationError
 from wtforms.validators import NumberRange as _NumberRange
 
+from .. import store
 from ..cards import display
 from ..games.base import EntryError, Field, Game
 from ..i18n import L_, _
@@ -75,11 +76,27 @@ def options(pairs) -> list[SelectChoice]:
     return [SelectChoice(str(value), label) for value, label in pairs]
 
 
+# A form sent again with other values: the same hidden key (the page's Save or Undo
+# sent once, then again after Back with something else typed). The store's own
+# words are the API's ("this idempotency key was already used …"); a page says this.
+RESENT = L_(
+    "This form was already sent with other values. Reload the page and enter it again; "
+    "nothing was saved."
+)
+
+
+def resent(e: Exception) -> Any:
+    """RESENT for a store's refusal of a key used before (KeyReused), else None."""
+    return RESENT if isinstance(e, store.KeyReused) else None
+
+
 def form_problem(form) -> str:
     """What WTForms refused, in the labels the player sees."""
     for name, errors in form.errors.items():
         if name in form._fields and errors:
-            return f"{form[name].label.text}: {errors[0]}"
+            # the label as a refusal names it: a question's "?" is not followed by ":"
+            label = str(form[name].label.text).rstrip("?: ")
+            return _("%(what)s: %(why)s", what=label, why=errors[0])
     return _("Some fields are not right; see below.")
 
 
@@ -337,7 +354,7 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
             if len(given) == 2:
                 _set(entry, f.name, pair)
             elif given and not partial:
-                raise EntryError(_("%(what)s: choose both players", what=f.label), f.name)
+                raise EntryError(_("%(what)s: choose both players", what=f.called), f.name)
         elif f.kind == "counts":
             values = [form[field_id(f, s)].data for s in range(n)]
             blanks = [s for s, v in enumerate(values) if v is None]
@@ -348,7 +365,7 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
                     raise EntryError(
                         _(
                             "%(what)s add up to %(got)s, but %(want)s are in play",
-                            what=f.label,
+                            what=f.called,
                             got=known,
                             want=f.total,
                         ),
@@ -361,7 +378,7 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
                 raise EntryError(
                     _(
                         "%(what)s: fill in a number for %(name)s",
-                        what=f.label,
+                        what=f.called,
                         name=names[blanks[0]],
                     ),
                     f.name,
@@ -389,7 +406,7 @@ def entry_from_form(fields: list[Field], names: list[str], form, partial: bool =
                         continue
                     missing = next(s for s, v in enumerate(values) if v in (None, "", "None"))
                     raise EntryError(
-                        _("%(what)s: choose one for %(name)s", what=f.label, name=names[missing]),
+                        _("%(what)s: choose one for %(name)s", what=f.called, name=names[missing]),
                         f.name,
                     )
                 _set(entry, f.name, values)

@@ -25,6 +25,7 @@ from ..store import get_db as db
 from . import access
 from .forms import (
     ConfirmForm,
+    resent,
 )
 from .lookup import match_or_404, new_key, scored_or_403, title
 
@@ -33,7 +34,7 @@ bp = Blueprint("history", __name__)
 
 def last_change(stored: store.Stored) -> dict | None:
     """The change this browser made last to the match, while it is the match's
-    latest and Undo can take it back: {"event", "words"}, for the sheet's one-tap
+    latest and Undo can take it back: {"event", "label", "key"}, for the sheet's one-tap
     Undo. (Once another phone has changed the match, an Undo on the sheet would take
     back something the table has moved on from: the history still offers it.)"""
     mine = session.get("last_change") or {}
@@ -43,7 +44,11 @@ def last_change(stored: store.Stored) -> dict | None:
     line = store.change(db(), stored.id, event_id, latest=True)
     if line is None or not line["undoable"]:
         return None
-    return {"event": event_id, "words": change_words(line, stored.match), "key": new_key()}
+    return {
+        "event": event_id,
+        "label": undo_label(line, stored.match),
+        "key": new_key(),
+    }
 
 
 def remember_change(stored_pub: str, change: store.Change) -> None:
@@ -61,6 +66,28 @@ UNDO_WORDS = {
     **{"delete": "undo_deleted", "edit": "undo_edit", "restore": "undo_restored"},
     "reopen": "undo_reopen",
 }
+
+
+# What the sheet's Undo button says it takes back: the key of its words (Game.words).
+UNDO_LABELS = {
+    **{"add": "undo_add", "edit": "undo_change", "delete": "undo_delete"},
+    **{"restore": "undo_restore", "same": "undo_twice", "conflict": "undo_twice"},
+    "keep": "undo_keep",
+}
+
+
+def undo_label(line: dict, match: Match) -> Text | str:
+    """The Undo button's words for the change ``line``: what it takes back ("Undo
+    saving deal 3"), as one message per kind of change."""
+    if line["kind"] == "setup":
+        if line.get("undoes"):
+            return _("Undo putting the players and options back")
+        return _("Undo the change of players and options")
+    if line.get("undoes") and line["deal"]:
+        return match.words("undo_undo", n=line["deal"])
+    if line["kind"] in UNDO_LABELS and line["deal"]:
+        return match.words(UNDO_LABELS[line["kind"]], n=line["deal"])
+    return _("Undo")
 
 
 def change_words(line: dict, match: Match) -> str:
@@ -183,7 +210,7 @@ def undo(match_id: str, event: int):
     except DealError as e:
         flash(_("Not undone: %(why)s", why=e.message))
     except store.StoreError as e:
-        flash(_("Not undone: %(why)s.", why=e.message))
+        flash(resent(e) or _("Not undone: %(why)s.", why=e.message))
         sheet = False  # the history, where it can still be undone
     else:
         remember_change(stored.pub, change)

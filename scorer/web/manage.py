@@ -27,6 +27,7 @@ from .forms import (
     form_problem,
     new_match_form,
     record_from_new_match,
+    resent,
 )
 from .history import remember_change
 from .lookup import known_names, new_key, scored_or_403
@@ -59,9 +60,9 @@ def setup(match_id: str):
             except (EntryError, RecordError) as e:
                 error = e.message
             except DealError as e:
-                error = _("Not changed: with these, %(why)s", why=e.message)
+                error = match.words("could_not_stand", n=e.number, why=e.error.message)
             except store.StoreError as e:
-                error = _("Not changed: %(why)s.", why=e.message)
+                error = resent(e) or _("Not changed: %(why)s.", why=e.message)
             else:
                 remember_change(stored.pub, change)
                 flash(_("Players and options saved."))

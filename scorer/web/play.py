@@ -28,7 +28,15 @@ from ..match import DealError
 from ..record import RecordError, read_json
 from .deal_form import deal_plan, page_mark, settle
 from .entry import landed, refusal, save_deal
-from .forms import RadioField, SelectField, entry_from_form, form_problem, options, whole_number
+from .forms import (
+    RadioField,
+    SelectField,
+    entry_from_form,
+    form_problem,
+    options,
+    resent,
+    whole_number,
+)
 from .lookup import new_key, scored_or_403, title
 
 bp = Blueprint("play", __name__)
@@ -190,11 +198,11 @@ def check_deal(match_id: str):
             error = refusal(e, number, match)
         except store.StoreError as e:
             why = e.message[:1].upper() + e.message[1:]
-            error = match.words("nothing_saved", why=why)
+            error = resent(e) or match.words("nothing_saved", why=why)
         else:
             return landed(match_id, match, change)
     derived = {k: v for k, v in (now.entry or {}).items() if k != "play"}
-    diffs = [d.message for d in differences(quick, derived, names)] if derived and quick else []
+    diffs = [d.message for d in differences(quick, derived, rules)] if derived and quick else []
     played = {c for trick in play.get("tricks", []) for _s, c in trick}
     pack = set(rules.engine_pack() or ())
     form = CheckForm(
@@ -328,7 +336,7 @@ class TrickForm(FlaskForm):
 
     game = SelectField(L_("Game"), validators=[Optional()])
     trump = RadioField(L_("Trump"), validators=[Optional()], default=NO_TRUMP)
-    contract = SelectField(L_("Variety: the deal type"), validators=[Optional()])
+    contract = SelectField(L_("The Variety deal type"), validators=[Optional()])
     cards = StringField(
         L_("The cards in the order played, the lead first"), validators=[Optional()]
     )
