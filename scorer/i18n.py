@@ -15,8 +15,10 @@ A Text compares equal to the string it draws as (``e.message == "deal 3: …"``)
 and offers the str methods (``.startswith``…), so it can stand where a string
 is read; it cannot stand where one is joined (``", ".join``): use :func:`join`.
 
-The locale: the player's pick from the switch on every page (a cookie), else
-the browser's Accept-Language, else English, among :data:`LANGUAGES`.
+The locale a Text is drawn in is the web layer's to say (scorer/web/language.py:
+the player's pick from the switch on every page, else the browser's
+Accept-Language, else English, among :data:`LANGUAGES`) or a command's
+(:func:`cli_locale`). Nothing here knows Flask: the games and the fold use it.
 """
 
 from __future__ import annotations
@@ -30,26 +32,19 @@ from datetime import datetime
 from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
-from babel import Locale, negotiate_locale
+from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.lists import format_list
 from babel.numbers import format_decimal, format_percent
 from babel.support import Translations
-from flask import Blueprint, g, has_app_context, has_request_context, redirect, request, url_for
-from flask_babel import Babel, get_locale, get_translations
 from markupsafe import Markup, escape
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.http import parse_accept_header
 
 # The languages a player is offered and tests/test_catalogs.py holds complete,
 # of the catalogs under scorer/translations/ (en, pl, ru, cs, eo: see
 # scorer/catalogs.py): a catalog joins this list once every message is translated.
 LANGUAGES = ("en", "pl", "ru", "cs", "eo")
 DEFAULT = "en"
-COOKIE = "lang"
-COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie
 
 
 # --- texts that translate when drawn ------------------------------------------
@@ -60,19 +55,22 @@ def locale_now() -> str:
     return str(_now()[1] or DEFAULT)
 
 
+# Where a Text finds the translations and locale it is drawn in now: set by the web
+# layer (scorer/web/language.py: Flask-Babel's, per request or command); without it
+# (unit tests, the benchmarks, the games alone) a Text is English.
+_drawing = None
+
+
+def drawn_in(provider) -> None:
+    """``provider()`` gives the (translations, locale) a Text is drawn in now, or
+    (None, None): English."""
+    global _drawing
+    _drawing = provider
+
+
 def _now():
-    """The gettext translations and the locale a Text is drawn in now (asked of
-    Flask-Babel once per locale and request: a sheet draws hundreds of texts)."""
-    if not has_app_context():
-        return None, None
-    babel = getattr(g, "_flask_babel", None)
-    locale = getattr(babel, "babel_locale", None)  # as get_locale() set it (or force_locale)
-    kept = g.get("_scorer_translations")
-    if locale is not None and kept is not None and kept[1] is locale:
-        return kept
-    kept = get_translations(), get_locale()
-    g._scorer_translations = kept
-    return kept
+    """The gettext translations and the locale a Text is drawn in now."""
+    return _drawing() if _drawing is not None else (None, None)
 
 
 def number(value: int, locale: Any = None) -> str:
@@ -465,36 +463,6 @@ def primary(tag: str) -> str:
     return tag.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
 
 
-def select_locale() -> str | None:
-    """Flask-Babel's locale selector: the switch's cookie, else Accept-Language."""
-    if not has_request_context():
-        return None  # the default; a command sets its own (cli_locale)
-    return locale_of(request.cookies.get(COOKIE, ""), request.headers.get("Accept-Language"))
-
-
-def locale_of(chosen: str | None, accept_language: str | None) -> str:
-    """The page's language: ``chosen`` (the switch's cookie) if it is one of
-    LANGUAGES, else the best of the Accept-Language header's, else English.
-    (The live poll, answered before Flask, asks it too: scorer/web/live.py.)"""
-    if chosen in LANGUAGES:
-        return chosen
-    return _best_accepted(accept_language, LANGUAGES)
-
-
-@lru_cache(maxsize=256)
-def _best_accepted(header: str | None, offered: tuple[str, ...]) -> str:
-    """The first of the header's languages, best quality first, that we offer, as
-    Babel negotiates: a tag with a region falls back to its language before a
-    lower-ranked language is tried (``eo-PL,pl;q=0.8`` is Esperanto,
-    ``pl-PL,en;q=0.5`` Polish). Werkzeug's ``best_match`` would take the exact
-    ``pl`` or ``en`` first."""
-    ranked = [(tag, q) for tag, q in parse_accept_header(header, LanguageAccept) if q > 0]
-    ranked.sort(key=lambda item: -item[1])  # stable: the header's order among equals
-    tags = [tag.replace("_", "-") for tag, _q in ranked]
-    found = negotiate_locale(tags, offered, sep="-", aliases=None)
-    return found.lower() if found else DEFAULT
-
-
 def cli_locale(environ: Any = None) -> str:
     """The language a command speaks: the first of LANGUAGE, LC_ALL, LC_MESSAGES,
     LANG that names one of LANGUAGES (as gettext reads them), else English."""
@@ -556,97 +524,6 @@ def system_error(e: BaseException) -> Any:
     return (getattr(e, "strerror", None) or str(e) or type(e).__name__)[:200]
 
 
-@cache
-def language_name(code: str) -> str:
-    """The language in its own words, as the switch offers it ("Polski")."""
-    name = Locale.parse(code).get_display_name(code)
-    return name[:1].upper() + name[1:]
-
-
-def _safe_next(target: str | None) -> str:
-    """A path on this site to go back to (never another site); anything else,
-    a control character included (a line break cannot stand in a header), is "/"."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return "/"
-    if any(ch < " " or ch == "\x7f" for ch in target):
-        return "/"
-    parts = urlsplit(target)
-    if parts.scheme or parts.netloc:
-        return "/"
-    return target
-
-
-def init_app(app) -> None:
-    """Flask-Babel with the locale selector; the language switch (/lang/<code>);
-    Texts drawn in JSON; the page's language and number filters in templates."""
-    Babel(app, locale_selector=select_locale)
-    # Templates call the same _ and ngettext as the code: Texts, escaped when drawn.
-    app.jinja_env.install_gettext_callables(
-        gettext=_, ngettext=ngettext, pgettext=pgettext, npgettext=npgettext, newstyle=False
-    )
-    app.jinja_env.filters["sentence"] = sentence
-    app.jinja_env.filters["listed"] = listed
-
-    json_default = app.json.default
-
-    def default(o):
-        if isinstance(o, Text):
-            return str(o)  # not Flask's __html__ (escaped) reading
-        return json_default(o)
-
-    app.json.default = default
-
-    bp = Blueprint("i18n", __name__)
-
-    @bp.get("/lang/<code>")
-    def switch(code: str):
-        """The switch: a plain link; the pick is kept in a cookie."""
-        response = redirect(_safe_next(request.args.get("next")))
-        if code in LANGUAGES:
-            response.set_cookie(COOKIE, code, max_age=COOKIE_AGE, samesite="Lax", httponly=True)
-        return response
-
-    app.register_blueprint(bp)
-
-    # functions the page calls, not a context processor: a processor runs for every
-    # template drawn, and a sheet draws a score of parts (its rows, the next deals)
-    @app.template_global()
-    def page_lang() -> str:
-        return str(get_locale() or DEFAULT).replace("_", "-")
-
-    @app.template_global()
-    def language_links() -> list[dict]:
-        here = request.full_path.rstrip("?") if has_request_context() else "/"
-        lang = str(get_locale() or DEFAULT)
-        return (
-            [
-                {
-                    "code": code,
-                    "name": language_name(code),
-                    "current": code == lang,
-                    "href": url_for("i18n.switch", code=code, next=here),
-                }
-                for code in LANGUAGES
-            ]
-            if len(LANGUAGES) > 1
-            else []
-        )
-
-    @app.template_filter("num")
-    def num_filter(value):
-        """A number as the page's locale writes it."""
-        if value.__class__ is int:
-            return page_number(value)
-        return value
-
-    @app.template_filter("signed")
-    def signed_filter(value):
-        """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
-        if 0 <= value < 1000:
-            return f"+{value}" if value else "0"
-        return ("+" if value > 0 else "") + number(value, _now()[1])
-
-
 __all__ = [
     "_",
     "L_",
@@ -665,5 +542,5 @@ __all__ = [
     "Text",
     "LANGUAGES",
     "cli_locale",
-    "init_app",
+    "drawn_in",
 ]

@@ -32,8 +32,8 @@ import sys
 import time
 from pathlib import Path
 
-from . import ROOT
 from .address import APP_PORT, HTTP_PORT, HTTPS_PORT, host_in_url, lan_address
+from .app import ROOT
 from .i18n import _, said
 
 # Every log line Caddy writes (its errors, as when gunicorn is down or resets a

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from scorer import ROOT
+from scorer.app import ROOT
 from scorer.games import GAMES
 from scorer.record import load
 

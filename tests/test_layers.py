@@ -18,6 +18,7 @@ GRAPH = {name: circles.imports(name, path, KNOWN) for name, path in KNOWN.items(
 
 # each layer, and the layers above it that it may not import
 BELOW = {
+    "scorer.i18n": ("scorer.games", "scorer.engine", "scorer.match", "scorer.store", "scorer.web"),
     "scorer.cards": ("scorer.games", "scorer.engine", "scorer.match", "scorer.store", "scorer.web"),
     "scorer.games": ("scorer.engine", "scorer.match", "scorer.store", "scorer.web"),
     "scorer.engine": ("scorer.match", "scorer.autoplay", "scorer.store", "scorer.web"),
@@ -61,3 +62,22 @@ def test_no_module_imports_another_s_private_names():
                         f"{name}: from {'.' * node.level}{node.module or ''} import {private}"
                     )
     assert found == []
+
+
+def test_the_games_and_the_fold_load_no_flask():
+    """Words below the web (issue 36): the games, the engine and the fold use the
+    words of scorer/i18n.py, which knows no Flask; the language switch and
+    Flask-Babel are the web layer's (scorer/web/language.py)."""
+    import subprocess  # noqa: PLC0415
+    import sys  # noqa: PLC0415
+
+    code = (
+        "import sys; import scorer.games, scorer.engine.table, scorer.match, scorer.autoplay; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('flask', 'flask_babel', 'flask_wtf', 'werkzeug')))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=TOOL.parent.parent
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.strip() == "[]"

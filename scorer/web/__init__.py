@@ -17,6 +17,21 @@ from ..games import GAMES
 from ..i18n import _, day, day_and_time
 from ..match import DealError
 from ..store import Busy, KeyReused, NotFound, Stale, StoreError
+from . import (
+    access,
+    api,
+    entry,
+    export,
+    history,
+    home,
+    manage,
+    offline,
+    play,
+    players,
+    rules,
+    sharing,
+    sheet,
+)
 from .forms import field_id, resent
 
 # How many characters of a name fit a deals-table column on a 320 px phone, and
@@ -78,23 +93,6 @@ def wants_json() -> bool:
 
 
 def register(app: Flask) -> None:
-    # The blueprints import db() from this package: imported at its top, they
-    # would import each other (flaskr defers its blueprints the same way).
-    from . import (  # noqa: PLC0415
-        access,
-        api,
-        entry,
-        export,
-        history,
-        home,
-        manage,
-        offline,
-        play,
-        players,
-        rules,
-        sharing,
-        sheet,
-    )
 
     access.init_app(app)
     for pages in (home, sheet, entry, history, manage, sharing, export):
