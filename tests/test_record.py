@@ -203,7 +203,8 @@ def test_replay_refuses_in_one_line_exit_1(runner, tmp_path, text, message):
 def test_replay_missing_file(runner, tmp_path):
     r = runner.invoke(args=["replay", str(tmp_path / "nope.json")])
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
-    assert r.stderr.strip() == f"cannot read {tmp_path / 'nope.json'}: No such file or directory"
+    # the system's error in our words (scorer.i18n.system_error), in LANG's language
+    assert r.stderr.strip() == f"cannot read {tmp_path / 'nope.json'}: there is no such file"
 
 
 def test_replay_as_a_real_process_exits_1_with_one_line(tmp_path):
