@@ -4,6 +4,8 @@ pages compressed (Flask-Compress); the API's JSON left as it is (issue 11)."""
 from __future__ import annotations
 
 import gzip
+import html
+import urllib.parse
 import re
 from pathlib import Path
 
@@ -29,7 +31,7 @@ def served(name: str) -> bytes:
 
 def test_pages_link_static_files_by_hashed_names_cached_for_a_year(client):
     page = client.get("/").get_data(as_text=True)
-    for name in ("scorer.css", "app.js", "icon.svg", "apple-touch-icon.png"):
+    for name in ("scorer.css", "app.js", "apple-touch-icon.png"):
         url = linked(page, name)
         r = client.get(url)
         expected = (
@@ -155,3 +157,14 @@ def test_a_phone_that_takes_every_coding_gets_a_page_in_brotli(client):
     ).get_json()["id"]
     r = client.get(f"/m/{mid}", headers={"Accept-Encoding": "gzip, deflate, br, zstd"})
     assert r.headers["Content-Encoding"] == "br" and b"Darek" in brotli.decompress(r.data)
+
+
+def test_the_page_s_icon_is_drawn_in_the_page(client):
+    """The icon a tab shows is the page's own (a data URI of static/icon.svg): a
+    first visit saves a request; the manifest's icons stay files."""
+    page = client.get("/").get_data(as_text=True)
+    icon = re.search(
+        r'<link rel="icon" href="data:image/svg\+xml,([^"]+)" type="image/svg\+xml">', page
+    )
+    drawn = urllib.parse.unquote(html.unescape(icon.group(1)))
+    assert drawn == (STATIC / "icon.svg").read_text().strip().replace('"', "'")
