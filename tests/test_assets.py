@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import gzip
 import html
-import urllib.parse
 import re
+import urllib.parse
 from pathlib import Path
 
 import brotli
