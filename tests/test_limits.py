@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from scorer import MAX_BODY
+from scorer.app import MAX_BODY
 from scorer.autoplay import play_match
 from scorer.engine.players import RANDOM
 from scorer.games import GAMES
