@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SUITS, SYMBOLS, display, rank_of, suit_of
-from ..i18n import L_, _, and_list, join, ngettext
+from ..cards import SUITS, SYMBOLS, display, rank_letter, rank_of, suit_of
+from ..i18n import L_, _, and_list, join, ngettext, pgettext
 from .base import (
     EntryError,
     Field,
@@ -82,7 +82,7 @@ def signed(points: int) -> str:
 class Compendium(Game):
     """A game of a fixed sequence of contracts (override the data: ``sequence``,
     ``tricks``, ``engine_pack``, ``worth``, ``marked``, ``contract_name``,
-    ``tag``, ``rule_notes``, ``pack_notes``)."""
+    ``rule_notes``, ``pack_notes``)."""
 
     higher_wins = True
     decisions = ("trump",)
@@ -110,7 +110,27 @@ class Compendium(Game):
         raise NotImplementedError
 
     def tag(self, contract: Contract, entry: dict) -> str:
-        raise NotImplementedError
+        """A few characters beside the deal's number: what it counts (``+`` before
+        a positive deal that counts as a negative one does)."""
+        if contract.trumps:
+            return SYMBOLS[entry["trump"]] if entry.get("trump") else pgettext("short", "trumps")
+        if contract.counts and contract.owners:
+            words = "∑"  # everything at once
+        elif contract.owners == ("KH",):
+            words = display("KH")
+        elif contract.owners:
+            words = join("·", [str(k) for k in self.marked()])
+        elif contract.counts == ("tricks",):
+            words = pgettext("short", "tricks")
+        else:
+            words = {
+                "hearts": SYMBOLS["H"],
+                "queens": rank_letter("Q"),
+                "kings_jacks": join(" ", [rank_letter("K"), rank_letter("J")]),
+                "jacks": rank_letter("J"),
+                "kings": rank_letter("K"),
+            }[contract.counts[0]]
+        return words if contract.sign < 0 else join("", ["+", words])
 
     def rule_notes(self, contract: Contract, dealer: int, eldest: int) -> list[Any]:
         raise NotImplementedError

@@ -27,8 +27,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SYMBOLS, display, pack, rank_letter
-from ..i18n import L_, _, join, pgettext
+from ..cards import pack
+from ..i18n import L_, _, pgettext
 from .base import EntryError, Field, Option, Plan, Score, pack_note, score_lines, seat
 from .compendium import Compendium, Contract, signed
 from .tricks import Captured, Setup
@@ -329,24 +329,9 @@ class Kierki(Compendium):
         return Score(points, score_lines(parts, points), tag=self.tag(contract, entry))
 
     def tag(self, contract: Contract, entry: dict) -> str:
-        """A few characters beside the deal's number: what it counts."""
-        if contract.trumps:
-            return SYMBOLS[entry["trump"]] if entry.get("trump") else pgettext("short", "trumps")
-        if contract.key == "hearts":
-            return SYMBOLS["H"]
-        if contract.key == "queens":
-            return rank_letter("Q")
-        if contract.key == "kings_jacks":
-            return join(" ", [rank_letter("K"), rank_letter("J")])
-        if contract.key == "king_of_hearts":
-            return display("KH")
-        if contract.key == "marked":
-            return join("·", [str(k) for k in self.marked()])
-        if contract.key == "robber":
-            return "∑"  # everything at once
-        if contract.key == "tricks":
-            return pgettext("short", "tricks")
-        return pgettext("short", "fan tan")
+        if contract.fan_tan:
+            return pgettext("short", "fan tan")
+        return super().tag(contract, entry)
 
     def describe(self, entry: dict, plan: Plan) -> str:
         if not plan.context["contract"].fan_tan:
