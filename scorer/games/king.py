@@ -179,6 +179,13 @@ class King(Compendium):
         """The last two tricks."""
         return (self.tricks - 1, self.tricks)
 
+    def owner_words(self, key: str) -> Any:
+        """K♥, or a last trick by its number ("trick 8"): the deal's name says they are
+        the last two, and the number keeps a phone's question to short words."""
+        if key == "KH":
+            return super().owner_words(key)
+        return _("trick %(k)s", k=int(key.split("_")[1]))
+
     def worth(self, key: str, contract: Contract) -> int:
         """Every negative deal hands out :data:`TOTAL`: a thing is worth that over how
         many of it a deal holds; a trump trick, the negative part over the tricks of
