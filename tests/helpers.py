@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import re
 import signal
 import socket
@@ -15,6 +16,11 @@ from pathlib import Path
 import pytest
 
 from scorer import store
+from scorer.autoplay import play_match
+from scorer.engine import RANDOM, SIMPLE, entry_with_play
+from scorer.games import GAMES, EntryError, Game
+from scorer.games.base import Plan
+from scorer.games.tricks import TableState
 from scorer.record import RecordError, load
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
@@ -102,6 +108,62 @@ def bind(game: str, **defaults):
     """record, computed and refused for one game's tests."""
     make = partial(make_record, game, **defaults)
     return make, partial(replay, make), partial(refusal, make)
+
+
+# --- a compendium game's deals by number (Kierki, King) ----------------------------
+
+
+def rules_of(key: str, n: int = 4, **options) -> Game:
+    """A game's rules for ``n`` players named from NAMES, options as a record gives them."""
+    game = GAMES[key]
+    return game(game.normalize_options(options, n), NAMES[:n])
+
+
+def plan_of(rules: Game, number: int) -> Plan:
+    """The plan of deal ``number`` (from 1) of a game whose plan hangs on the number only."""
+    return rules.plan({**rules.start(0), "played": number - 1})
+
+
+def deal_points(rules: Game, number: int, entry: dict) -> list[int]:
+    plan = plan_of(rules, number)
+    return rules.score(rules.check(entry, plan), plan).points
+
+
+def deal_refusal(rules: Game, number: int, entry: dict) -> str:
+    """The message deal ``number``'s entry is refused with (the test fails if accepted)."""
+    with pytest.raises(EntryError) as e:
+        rules.check(entry, plan_of(rules, number))
+    return str(e.value.message)
+
+
+def state_for(rules: Game, number: int, given: dict | None = None) -> TableState:
+    """The engine's table at the start of deal ``number``, for ``legal`` and its reasons."""
+    return TableState(rules.engine_setup(plan_of(rules, number), given or {}))
+
+
+def check_autoplayed(rules: Game, seed: int, oracle) -> None:
+    """A whole match played by the engine (the simple player on odd seeds): every deal
+    scored as ``oracle(rules, plan, played)`` counts the cards, handing out its fixed
+    total; every third deal the same through the record's play form; 0 in all."""
+    n = rules.n
+    player = SIMPLE if seed % 2 else RANDOM
+    totals = [0] * n
+    want = [rules.deal_total(c) for c in rules.sequence]
+    deals = list(play_match(rules, [player] * n, random.Random(seed), seed % n))
+    assert len(deals) == len(rules.sequence)
+    for k, (plan, played, entry) in enumerate(deals):
+        got = rules.score(entry, plan).points
+        assert got == oracle(rules, plan, played), (k, plan.context["contract"].key)
+        assert sum(got) == want[k]
+        totals = [a + b for a, b in zip(totals, got)]
+        if played.tricks and k % 3 == 0:
+            record = played.record()
+            beside = {"trump": entry["trump"]} if "trump" in entry else {}
+            assert entry_with_play(rules, {"play": record, **beside}, plan) == {
+                **entry,
+                "play": record,
+            }
+    assert sum(totals) == 0
 
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -78,6 +78,25 @@ SAMPLES = {
             {"trump": "H", "tricks": [4, 3, 3, 3]},
         ],
     ),
+    "king": (
+        4,
+        [
+            {"tricks": [2, 3, 1, 2]},
+            {"hearts": [0, 5, 2, 1]},
+            {"jacks": [1, 0, 2, 1]},
+            {"queens": [2, 0, 1, 1]},
+            {"taken_by": {"trick_7": 1, "trick_8": 3}},
+            {"taken_by": {"KH": 2}},
+            {
+                "tricks": [3, 2, 2, 1],
+                "hearts": [3, 2, 2, 1],
+                "jacks": [1, 1, 1, 1],
+                "queens": [1, 1, 1, 1],
+                "taken_by": {"KH": 0, "trick_7": 1, "trick_8": 0},
+            },
+            {"trump": "C", "tricks": [3, 2, 2, 1]},
+        ],
+    ),
 }
 
 

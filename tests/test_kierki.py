@@ -9,39 +9,32 @@ from __future__ import annotations
 import json
 import random
 import re
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.autoplay import play_match
-from scorer.engine import RANDOM, SIMPLE, entry_with_play, play_deal
+from scorer.engine import RANDOM, entry_with_play, play_deal
 from scorer.games import GAMES, EntryError
 from scorer.games.tricks import TableState, layout_legal
 
-from .helpers import NAMES
+from .helpers import (
+    check_autoplayed,
+    deal_points,
+    deal_refusal,
+    plan_of,
+    rules_of,
+    state_for,
+)
 
 KIERKI = GAMES["kierki"]
 LOW_HIGH = "2 3 4 5 6 7 8 9 10 J Q K A".split()
 
 
-def rules_for(n: int = 4, **options):
-    return KIERKI(KIERKI.normalize_options(options, n), NAMES[:n])
-
-
-def plan_of(rules, number: int):
-    return rules.plan({**rules.start(0), "played": number - 1})
-
-
-def points(rules, number: int, entry: dict) -> list[int]:
-    plan = plan_of(rules, number)
-    return rules.score(rules.check(entry, plan), plan).points
-
-
-def refusal(rules, number: int, entry: dict) -> str:
-    with pytest.raises(EntryError) as e:
-        rules.check(entry, plan_of(rules, number))
-    return str(e.value.message)
+rules_for = partial(rules_of, "kierki")
+points = deal_points
+refusal = deal_refusal
 
 
 # --- every contract, worked by hand (4 players A B C D; 3 players A B C) ---------------
@@ -229,10 +222,6 @@ def test_the_robber_counts_must_fit_in_the_tricks():
 # --- the engine's play rules ------------------------------------------------------------
 
 
-def state_for(rules, number: int, given: dict | None = None) -> TableState:
-    return TableState(rules.engine_setup(plan_of(rules, number), given or {}))
-
-
 def test_no_heart_led_while_the_leader_holds_another_suit():
     r = rules_for()
     hand = ["AH", "2H", "3C"]
@@ -370,25 +359,7 @@ def oracle(rules, plan, played) -> list[int]:
 
 
 def check_match(rules, seed: int) -> None:
-    n = rules.n
-    player = SIMPLE if seed % 2 else RANDOM
-    totals = [0] * n
-    want = [rules.deal_total(c) for c in rules.sequence]
-    deals = list(play_match(rules, [player] * n, random.Random(seed), seed % n))
-    assert len(deals) == len(rules.sequence)
-    for k, (plan, played, entry) in enumerate(deals):
-        got = rules.score(entry, plan).points
-        assert got == oracle(rules, plan, played), (k, plan.context["contract"].key)
-        assert sum(got) == want[k]
-        totals = [a + b for a, b in zip(totals, got)]
-        if played.tricks and k % 3 == 0:  # back through the record's play form
-            record = played.record()
-            beside = {"trump": entry["trump"]} if "trump" in entry else {}
-            assert entry_with_play(rules, {"play": record, **beside}, plan) == {
-                **entry,
-                "play": record,
-            }
-    assert sum(totals) == 0
+    check_autoplayed(rules, seed, oracle)
 
 
 OPTIONS = st.fixed_dictionaries(

@@ -235,7 +235,16 @@ SAME_EVERYWHERE = {
     "Wikipedia",
     "kyhote.com",
     "Kierki",  # the Polish name, kept (beside the Russian one in Russian)
+    "King",  # the name Polish, Czech and Esperanto tables use too
+    # King's sources, by their addresses
+    "kakprosto.ru",
+    "koon.ru",
+    "benderbar.ru",
+    "sallydean.com",
+    "rulit.me",
 }
+# Addresses whose parts are English words ("card"), taken out of a page before it is read
+SITES = ("card-games-online.com",)
 SAME = {
     "pl": {"Omnibus", "Standard", "auto"},  # the glossary's "omnibus"; "auto" as in auto-fill
     "ru": set(),
@@ -282,7 +291,7 @@ def english_pattern(lang: str) -> re.Pattern:
 
 
 def english_left(text: str, lang: str) -> list[str]:
-    for beside in BESIDE:
+    for beside in BESIDE + SITES:
         text = text.replace(beside, "")
     return sorted({m.group() for m in english_pattern(lang).finditer(text)})
 
@@ -344,6 +353,9 @@ LATIN_IN_RUSSIAN = {"Scorer", "CSV", "JSON", "xlsx", "kyhote.com", "gamerules.co
 # Kierki's Polish name beside the Russian, and its sources' addresses
 LATIN_IN_RUSSIAN |= {"Kierki", "pagat.com", "zasadygry.pl", "walczynskir", "github.com", "casper01"}
 LATIN_IN_RUSSIAN |= {"CardGames", "loteryjka"}
+# King's sources' addresses, and the English name of a deal a source is quoted by
+LATIN_IN_RUSSIAN |= {"card", "games", "online.com", "koon.ru", "kakprosto.ru", "rulit.me"}
+LATIN_IN_RUSSIAN |= {"sallydean.com", "benderbar.ru", "rh", "No", "Men"}
 # a name as a narrow column or chip shortens it ("Bart" for Bartek)
 LATIN_IN_RUSSIAN |= {name[:k] for name in NAMES for k in range(2, len(name))}
 QUOTED_IN_RUSSIAN = ("Černá Marie", "ciągnie", "systemem bridżowym", "Tradycyjny angielski wariant")

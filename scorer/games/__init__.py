@@ -3,6 +3,7 @@
 from .base import EntryError, Game
 from .hearts import BlackMaria, Hearts
 from .kierki import Kierki
+from .king import King
 from .knaves import Knaves
 from .metamorphosis import Metamorphosis
 from .polignac import Polignac
@@ -11,7 +12,17 @@ from .variety import Variety
 
 GAMES: dict[str, type[Game]] = {
     g.key: g
-    for g in (Hearts, BlackMaria, Knaves, Slobberhannes, Polignac, Variety, Metamorphosis, Kierki)
+    for g in (
+        Hearts,
+        BlackMaria,
+        Knaves,
+        Slobberhannes,
+        Polignac,
+        Variety,
+        Metamorphosis,
+        Kierki,
+        King,
+    )
 }
 
 __all__ = ["GAMES", "EntryError", "Game"]

@@ -228,7 +228,7 @@ def score_lines(parts: list[list], points: list[int]) -> list[str]:
 
 def count_words(what: str, k: int) -> Any:
     """A count as a score line says it ("3 tricks", "1 heart"): ``what`` is
-    tricks, cards, hearts, clubs, spades, queens or kings_jacks."""
+    tricks, cards, hearts, clubs, spades, queens, kings_jacks, jacks or kings."""
     return {
         "tricks": lambda: ngettext("%(num)s trick", "%(num)s tricks", k),
         "cards": lambda: ngettext("%(num)s card", "%(num)s cards", k),
@@ -237,6 +237,8 @@ def count_words(what: str, k: int) -> Any:
         "spades": lambda: ngettext("%(num)s spade", "%(num)s spades", k),
         "queens": lambda: ngettext("%(num)s queen", "%(num)s queens", k),
         "kings_jacks": lambda: ngettext("%(num)s king or jack", "%(num)s kings or jacks", k),
+        "jacks": lambda: ngettext("%(num)s jack", "%(num)s jacks", k),
+        "kings": lambda: ngettext("%(num)s king", "%(num)s kings", k),
     }[what]()
 
 

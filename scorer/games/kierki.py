@@ -27,25 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..cards import SUITS, SYMBOLS, display, pack, rank_letter, rank_of, suit_of
-from ..i18n import L_, _, and_list, join, ngettext, pgettext
-from .base import (
-    EntryError,
-    Field,
-    Game,
-    Option,
-    Outcome,
-    Plan,
-    Score,
-    count_words,
-    counts,
-    only_fields,
-    owners,
-    pack_note,
-    score_lines,
-    seat,
-)
-from .tricks import Captured, Decision, Setup, TableState, follow, follow_reason
+from ..cards import pack
+from ..i18n import L_, _, pgettext
+from .base import EntryError, Field, Option, Plan, Score, pack_note, score_lines, seat
+from .compendium import Compendium, Contract, signed
+from .tricks import Captured, Setup
 
 REMOVED = {4: (), 3: ("2C",)}  # three players: 2♣ out, 17 cards each
 PACKS = {n: pack(without=removed) for n, removed in REMOVED.items()}
@@ -76,36 +62,6 @@ VALUES = {
     3: Values(15, 20, 60, 30, 140, 140, 25, (790, 485)),
 }
 
-# The counts the table may enter, and which cards each counts (``tricks`` counts tricks).
-COUNTED = {
-    "hearts": lambda c: suit_of(c) == "H",
-    "queens": lambda c: rank_of(c) == "Q",
-    "kings_jacks": lambda c: rank_of(c) in ("K", "J"),
-}
-IN_PACK = {"hearts": 13, "queens": 4, "kings_jacks": 8}
-COUNT_FIELDS = ("tricks", "hearts", "queens", "kings_jacks")
-
-
-@dataclass(frozen=True)
-class Contract:
-    """One kind of deal.
-
-    ``counts``: the counts per seat the table enters; ``owners``: who took K♥
-    (``KH``) and who took the sixth deal's marked tricks (``marked``). The play
-    rules: ``no_heart_lead`` (no heart led while the leader holds another suit),
-    ``king_first`` (K♥ discarded at the first chance, under the option).
-    ``sign``: -1 the negative part, +1 the positive."""
-
-    key: str
-    counts: tuple[str, ...] = ()
-    owners: tuple[str, ...] = ()
-    no_heart_lead: bool = False
-    king_first: bool = False
-    sign: int = -1
-    trumps: bool = False
-    fan_tan: bool = False
-
-
 NEGATIVE = (
     Contract("tricks", counts=("tricks",)),
     Contract("hearts", counts=("hearts",), no_heart_lead=True),
@@ -115,7 +71,7 @@ NEGATIVE = (
     Contract("marked", owners=("marked",)),
     Contract(
         "robber",
-        counts=COUNT_FIELDS,
+        counts=("tricks", "hearts", "queens", "kings_jacks"),
         owners=("KH", "marked"),
         no_heart_lead=True,
         king_first=True,
@@ -151,19 +107,9 @@ SIXTH_NAMES = {
     "third_seventh": L_("no 3rd and 7th trick"),
     "third_eighth": L_("no 3rd and 8th trick"),
 }
-LABELS = {
-    "tricks": L_("Tricks taken"),
-    "hearts": L_("Hearts taken"),
-    "queens": L_("Queens taken"),
-    "kings_jacks": L_("Kings and jacks taken"),
-}
 
 
-def _signed(points: int) -> str:
-    return f"{points:+d}"
-
-
-class Kierki(Game):
+class Kierki(Compendium):
     key = "kierki"
     name = L_("Kierki")
     player_counts = (4, 3)
@@ -248,73 +194,32 @@ class Kierki(Game):
         return tuple(k if k > 0 else self.tricks + 1 + k for k in SIXTH[self.opts["sixth"]])
 
     def entry_label(self, key: str, sub: str | None = None) -> Any:
-        """A count by its form's label, a trick or K♥ by its words, the fan tan's
-        places as its questions say them."""
-        if key == "taken_by" and sub is not None:
-            return self.owner_words(sub)
+        """The fan tan's places as its questions say them; the rest as every
+        compendium game says them."""
         if key in PLACES:
             return {"first": _("who went out first"), "second": _("who went out second")}[key]
-        return LABELS.get(key) or super().entry_label(key, sub)
-
-    def owner_keys(self, contract: Contract) -> tuple[str, ...]:
-        """The ``taken_by`` keys of a deal: ``KH``, ``trick_7``, ``trick_13`` …"""
-        keys: list[str] = []
-        for o in contract.owners:
-            keys += [f"trick_{k}" for k in self.marked()] if o == "marked" else [o]
-        return tuple(keys)
-
-    def owner_words(self, key: str) -> Any:
-        if key == "KH":
-            return display("KH")
-        k = int(key.split("_")[1])
-        if k == self.tricks:
-            return _("the last trick")
-        return _("trick %(k)s", k=k)
+        return super().entry_label(key, sub)
 
     def contract_name(self, contract: Contract) -> Any:
         if contract.key == "marked":
             return SIXTH_NAMES[self.opts["sixth"]]
         return NAMES[contract.key]
 
-    def worth(self, key: str) -> int:
-        """What one of ``key`` (a count, ``KH``, or a marked trick) is worth."""
+    def worth(self, key: str, contract: Contract) -> int:
         v = self.values
+        if contract.trumps:
+            return v.trump_trick
         if key == "KH":
             return v.king_of_hearts
         if key.startswith("trick_"):
             return v.marked // len(self.marked())
         return getattr(v, key)
 
-    # --- the fold -------------------------------------------------------------
-    def plan(self, state: Any) -> Plan:
-        played = state["played"]
-        contract = self.sequence[played]
-        dealer = self.dealer(state)
-        eldest = (dealer + 1) % self.n
-        number = played + 1
-        notes = [pack_note(REMOVED[self.n], self.tricks)] if REMOVED[self.n] else []
-        notes += self.rule_notes(contract, dealer, eldest)
-        fields = self.fields_of(contract, dealer)
-        title = _(
-            "Deal %(n)s of %(of)s: %(contract)s",
-            n=number,
-            of=len(self.sequence),
-            contract=self.contract_name(contract),
-        )
-        return Plan(
-            number=number,
-            dealer=dealer,
-            leader=eldest,
-            title=title,
-            notes=notes,
-            fields=fields,
-            context={"contract": contract, "part": "negative" if contract.sign < 0 else "positive"},
-        )
+    def king_first(self) -> bool:
+        return self.opts["king_first"]
 
-    def ahead(self, state: Any, k: int) -> Plan | None:
-        if state["played"] + k >= len(self.sequence):
-            return None
-        return super().ahead(state, k)
+    def pack_notes(self) -> list[Any]:
+        return [pack_note(REMOVED[self.n], self.tricks)] if REMOVED[self.n] else []
 
     def rule_notes(self, contract: Contract, dealer: int, eldest: int) -> list[Any]:
         v, notes = self.values, []
@@ -343,8 +248,8 @@ class Kierki(Game):
                     "Whoever can lay out a card must; whoever cannot passes. The deal ends "
                     "when two players have laid out every card: %(first)s to the first, "
                     "%(second)s to the second.",
-                    first=_signed(first),
-                    second=_signed(second),
+                    first=signed(first),
+                    second=signed(second),
                 )
             )
             return notes
@@ -357,128 +262,49 @@ class Kierki(Game):
                     k=SEEN[self.n],
                 )
             )
-            notes.append(_("%(points)s a trick.", points=_signed(v.trump_trick)))
+            notes.append(_("%(points)s a trick.", points=signed(v.trump_trick)))
             return notes
-        notes.append(_("No trumps. Follow suit; otherwise play anything."))
-        worth = [self.worth_words(key) for key in contract.counts]
-        worth += [self.worth_words(key) for key in self.owner_keys(contract)]
-        notes.append(join("; ", worth) + ".")
+        notes += self.play_notes(contract)
         if contract.key == "robber":
-            total = sum(self.deal_total(c) for c in NEGATIVE[:-1])
-            notes.append(
+            total = -sum(self.deal_total(c) for c in NEGATIVE[:-1])
+            notes.insert(
+                2,
                 _(
                     "Everything the six deals before counted counts at once: %(total)s in all.",
                     total=total,
-                )
+                ),
             )
-        if contract.no_heart_lead:
-            notes.append(_("No heart may be led while the leader holds another suit."))
-        if contract.king_first and self.opts["king_first"]:
+        if contract.king_first and self.king_first():
             notes.append(
                 _("Whoever holds K♥ must discard it the first time they cannot follow suit.")
             )
         return notes
 
-    def worth_words(self, key: str) -> Any:
-        points = _signed(-self.worth(key))
-        if key == "tricks":
-            return _("%(points)s a trick", points=points)
-        if key == "hearts":
-            return _("%(points)s a heart", points=points)
-        if key == "queens":
-            return _("%(points)s a queen", points=points)
-        if key == "kings_jacks":
-            return _("%(points)s a king or jack", points=points)
-        return _("%(what)s %(points)s", what=self.owner_words(key), points=points)
-
-    def fields_of(self, contract: Contract, dealer: int) -> list[Field]:
+    def fields_of(self, contract: Contract, plan: Plan) -> list[Field]:
         if contract.fan_tan:
             return [
                 Field("owner", "first", _("Who went out first?")),
                 Field("owner", "second", _("Who went out second?")),
             ]
-        fields = []
-        if contract.trumps:
-            fields.append(
-                Field(
-                    "choice",
-                    "trump",
-                    _("Trumps %(name)s named", name=self.names[dealer]),
-                    choices=tuple((s, SYMBOLS[s]) for s in SUITS),
-                    per_seat=False,
-                    optional=True,
-                )
-            )
-        for key in contract.counts:
-            total = self.tricks if key == "tricks" else IN_PACK[key]
-            fields.append(Field("counts", key, LABELS[key], total=total, high=total))
-        for key in self.owner_keys(contract):
-            fields.append(
-                Field(
-                    "owner", f"taken_by.{key}", _("Who took %(what)s?", what=self.owner_words(key))
-                )
-            )
-        return fields
+        return super().fields_of(contract, plan)
 
     def deal_total(self, contract: Contract) -> int:
-        """What a deal hands out in all (negative in the rozgrywka)."""
-        v = self.values
         if contract.fan_tan:
-            return sum(v.fan_tan)
-        if contract.trumps:
-            return self.tricks * v.trump_trick
-        total = sum(
-            self.worth(k) * (self.tricks if k == "tricks" else IN_PACK[k]) for k in contract.counts
-        )
-        return contract.sign * (total + sum(self.worth(k) for k in self.owner_keys(contract)))
+            return sum(self.values.fan_tan)
+        return super().deal_total(contract)
 
     # --- the entry ---------------------------------------------------------------
-    def check(self, entry: Any, plan: Plan) -> dict:
-        contract: Contract = plan.context["contract"]
-        entry = only_fields(entry, {*COUNT_FIELDS, "taken_by", "trump", *PLACES})
-        allowed = set(contract.counts) | ({"taken_by"} if contract.owners else set())
-        allowed |= {"trump"} if contract.trumps else set()
-        allowed |= set(PLACES) if contract.fan_tan else set()
-        for key in entry:
-            if key not in allowed:
-                raise EntryError(
-                    _(
-                        "%(field)s: nothing of the kind is counted in deal %(n)s (%(contract)s)",
-                        field=key,
-                        n=plan.number,
-                        contract=self.contract_name(contract),
-                    ),
-                    key,
-                )
-        if contract.fan_tan:
-            return self.check_places(entry)
-        out: dict = {}
-        if contract.trumps and entry.get("trump") is not None:
-            if entry["trump"] not in SUITS:
-                raise EntryError(
-                    _("trump must be one of %(suits)s", suits="S H D C (♠ ♥ ♦ ♣)"), "trump"
-                )
-            out["trump"] = entry["trump"]
-        for key in contract.counts:
-            if entry.get(key) is None:
-                raise EntryError(self.say_how_many(key), key)
-            total = self.tricks if key == "tricks" else IN_PACK[key]
-            out[key] = counts(entry[key], self.n, key, total, LABELS[key])
-        if contract.owners:
-            labels = {k: self.owner_words(k) for k in self.owner_keys(contract)}
-            out["taken_by"] = owners(
-                entry.get("taken_by"), self.owner_keys(contract), self.n, labels=labels
-            )
-        if contract.key == "robber":
-            self.check_fit(out)
-        return out
+    def entry_keys(self) -> set[str]:
+        return super().entry_keys() | set(PLACES)
 
-    @staticmethod
-    def say_how_many(key: str) -> Any:
-        if key == "tricks":
-            return _("say how many tricks each player took")
-        noun = {"hearts": _("hearts"), "queens": _("queens"), "kings_jacks": _("kings and jacks")}
-        return _("say how many %(field)s each player took", field=noun[key])
+    def allowed_beside(self, contract: Contract) -> set[str]:
+        return set(PLACES) if contract.fan_tan else set()
+
+    def check(self, entry: Any, plan: Plan) -> dict:
+        checked = super().check(entry, plan)
+        if plan.context["contract"].fan_tan:
+            return self.check_places(entry)
+        return checked
 
     def check_places(self, entry: dict) -> dict:
         out = {}
@@ -496,138 +322,33 @@ class Kierki(Game):
             )
         return out
 
-    def check_fit(self, out: dict) -> None:
-        """The robber: what a player took must fit in their tricks (a trick holds one
-        card from each player); K♥ is a heart and a king; a marked trick is a trick."""
-        n = self.n
-        holder = out["taken_by"]["KH"]
-        for s in range(n):
-            t = out["tricks"][s]
-            h, q, kj = out["hearts"][s], out["queens"][s], out["kings_jacks"][s]
-            # the fewest cards those counts can be: Q♥, J♥ and (its taker's) K♥ count twice
-            doubles = min(q, 1) + min(kj, 2 if s == holder else 1)
-            least = h + q + kj - min(h, doubles)
-            if least > n * t:
-                counted = join(
-                    ", ", [count_words(k, out[k][s]) for k in COUNT_FIELDS[1:] if out[k][s]]
-                )
-                raise EntryError(
-                    _(
-                        "%(name)s took %(tricks)s (%(cards)s): too few for %(counted)s",
-                        name=self.names[s],
-                        tricks=count_words("tricks", t),
-                        cards=ngettext("%(num)s card", "%(num)s cards", n * t),
-                        counted=counted,
-                    ),
-                    "tricks",
-                )
-            marked = [k for k, who in out["taken_by"].items() if who == s and k != "KH"]
-            if len(marked) > t:
-                raise EntryError(
-                    _(
-                        "%(name)s took %(tricks)s, so not %(marked)s",
-                        name=self.names[s],
-                        tricks=count_words("tricks", t),
-                        marked=and_list(self.owner_words(k) for k in marked),
-                    ),
-                    "taken_by",
-                )
-        if not out["hearts"][holder] or not out["kings_jacks"][holder]:
-            raise EntryError(
-                _(
-                    "%(name)s took K♥, which is a heart and a king too: %(name)s's hearts and "
-                    "kings or jacks cannot be 0",
-                    name=self.names[holder],
-                ),
-                "taken_by",
-            )
-
     # --- scoring -------------------------------------------------------------------
     def score(self, entry: dict, plan: Plan) -> Score:
         contract: Contract = plan.context["contract"]
-        n = self.n
-        points = [0] * n
-        parts: list[list[Any]] = [[] for _s in range(n)]
-        if contract.fan_tan:
-            for place, prize, word in zip(
-                PLACES, self.values.fan_tan, (_("out first"), _("out second"))
-            ):
-                points[entry[place]] += prize
-                parts[entry[place]].append(word)
-        elif contract.trumps:
-            for s in range(n):
-                points[s] = entry["tricks"][s] * self.values.trump_trick
-                parts[s].append(count_words("tricks", entry["tricks"][s]))
-        else:
-            for key in contract.counts:
-                for s in range(n):
-                    if entry[key][s]:
-                        points[s] -= entry[key][s] * self.worth(key)
-                        parts[s].append(count_words(key, entry[key][s]))
-            for key, s in entry.get("taken_by", {}).items():
-                points[s] -= self.worth(key)
-                parts[s].append(self.owner_words(key))
+        if not contract.fan_tan:
+            return super().score(entry, plan)
+        points = [0] * self.n
+        parts: list[list[Any]] = [[] for _s in range(self.n)]
+        for place, prize, word in zip(
+            PLACES, self.values.fan_tan, (_("out first"), _("out second"))
+        ):
+            points[entry[place]] += prize
+            parts[entry[place]].append(word)
         return Score(points, score_lines(parts, points), tag=self.tag(contract, entry))
 
     def tag(self, contract: Contract, entry: dict) -> str:
-        """A few characters beside the deal's number: what it counts."""
-        if contract.trumps:
-            return SYMBOLS[entry["trump"]] if entry.get("trump") else pgettext("short", "trumps")
-        if contract.key == "hearts":
-            return SYMBOLS["H"]
-        if contract.key == "queens":
-            return rank_letter("Q")
-        if contract.key == "kings_jacks":
-            return join(" ", [rank_letter("K"), rank_letter("J")])
-        if contract.key == "king_of_hearts":
-            return display("KH")
-        if contract.key == "marked":
-            return join("·", [str(k) for k in self.marked()])
-        if contract.key == "robber":
-            return "∑"  # everything at once
-        if contract.key == "tricks":
-            return pgettext("short", "tricks")
-        return pgettext("short", "fan tan")
-
-    def advance(self, state: Any, entry: dict, plan: Plan) -> Any:
-        return {**state, "played": state["played"] + 1}
-
-    def outcome(self, totals: list[int], played: int) -> Outcome:
-        if played < len(self.sequence):
-            return Outcome(False)
-        return Outcome(True, self.best(totals))
-
-    def chart_axis(self, plan: Plan, entry: dict) -> tuple[str, str]:
-        """The negative part and the positive begin groups; each deal is labelled
-        with what it counts."""
-        contract: Contract = plan.context["contract"]
-        group = ""
-        if plan.number == 1:
-            group = _("Negative part")
-        elif plan.number == len(NEGATIVE) + 1:
-            group = _("Positive part")
-        return group, self.tag(contract, entry)
+        if contract.fan_tan:
+            return pgettext("short", "fan tan")
+        return super().tag(contract, entry)
 
     def describe(self, entry: dict, plan: Plan) -> str:
-        contract: Contract = plan.context["contract"]
-        names = self.names
-        if contract.fan_tan:
-            return _(
-                "%(first)s out first, %(second)s out second",
-                first=names[entry["first"]],
-                second=names[entry["second"]],
-            )
-        parts = []
-        if entry.get("trump"):
-            parts.append(_("%(suit)s trumps", suit=SYMBOLS[entry["trump"]]))
-        for s in range(self.n):
-            took = [count_words(k, entry[k][s]) for k in contract.counts if entry[k][s]]
-            took += [
-                self.owner_words(k) for k, who in entry.get("taken_by", {}).items() if who == s
-            ]
-            if took:
-                parts.append(names[s] + " " + join(", ", took))
-        return join("; ", parts)
+        if not plan.context["contract"].fan_tan:
+            return super().describe(entry, plan)
+        return _(
+            "%(first)s out first, %(second)s out second",
+            first=self.names[entry["first"]],
+            second=self.names[entry["second"]],
+        )
 
     # --- the engine -------------------------------------------------------------------
     def engine_pack(self) -> tuple[str, ...]:
@@ -638,92 +359,17 @@ class Kierki(Game):
         return not plan.context["contract"].fan_tan
 
     def engine_setup(self, plan: Plan, given: dict) -> Setup:
-        contract: Contract = plan.context["contract"]
-        base = {"pack": PACKS[self.n], "tricks": self.tricks, "leader": plan.leader}
-        if contract.fan_tan:
-            return Setup(**base, layout=self.opts["fan_tan_start"], places=len(self.values.fan_tan))
-        if contract.trumps:
-            trump = given.get("trump")
-            if trump not in SUITS:
-                raise EntryError(
-                    _("say which suit %(name)s named trumps", name=self.names[plan.dealer]),
-                    "trump",
-                )
-            return Setup(**base, trump=trump, trick_cost=-self.values.trump_trick)
-        costs: dict[str, int] = {}
-        for key in contract.counts:
-            if key != "tricks":
-                for c in PACKS[self.n]:
-                    if COUNTED[key](c):
-                        costs[c] = costs.get(c, 0) + self.worth(key)
-        if "KH" in contract.owners:
-            costs["KH"] = costs.get("KH", 0) + self.worth("KH")
+        if not plan.context["contract"].fan_tan:
+            return super().engine_setup(plan, given)
         return Setup(
-            **base,
-            costs=costs,
-            trick_cost=self.worth("tricks") if "tricks" in contract.counts else 0,
-            no_lead="H" if contract.no_heart_lead else None,
-            first_chance="KH" if contract.king_first and self.opts["king_first"] else None,
+            pack=PACKS[self.n],
+            tricks=self.tricks,
+            leader=plan.leader,
+            layout=self.opts["fan_tan_start"],
+            places=len(self.values.fan_tan),
         )
 
-    def engine_decision(self, plan: Plan, given: dict) -> Decision | None:
-        """The dealer names trumps in a trump deal."""
-        if not plan.context["contract"].trumps or "trump" in given:
-            return None
-        return Decision("trump", plan.dealer, SUITS, many=False)
-
-    def legal(self, hand: list[str], trick: list, state: TableState) -> list[str]:
-        return [
-            c for c in follow(hand, trick) if self.illegal_reason(c, hand, trick, state) is None
-        ]
-
-    def illegal_reason(
-        self, card: str, hand: list[str], trick: list, state: TableState
-    ) -> tuple[str, str, str] | None:
-        why = follow_reason(card, hand, trick)
-        if why:
-            return why
-        setup = state.setup
-        if not trick and setup.no_lead and suit_of(card) == setup.no_lead:
-            other = next((c for c in hand if suit_of(c) != setup.no_lead), None)
-            if other:
-                return (
-                    "rule",
-                    _(
-                        "no %(suit)s may be led while the leader holds another suit",
-                        suit=SYMBOLS[setup.no_lead],
-                    ),
-                    other,
-                )
-        chance = setup.first_chance
-        if trick and chance in hand and card != chance:
-            led = suit_of(trick[0][1])
-            if not any(suit_of(c) == led for c in hand):
-                return (
-                    "rule",
-                    _(
-                        "%(card)s must be discarded the first time its holder cannot follow suit",
-                        card=display(chance),
-                    ),
-                    chance,
-                )
-        return None
-
     def entry_from_play(self, plan: Plan, setup: Setup, captured: Captured, given: dict) -> dict:
-        contract: Contract = plan.context["contract"]
-        if contract.fan_tan:
+        if plan.context["contract"].fan_tan:
             return dict(zip(PLACES, captured.finished))
-        entry: dict = {}
-        if contract.trumps:
-            entry["trump"] = setup.trump
-        for key in contract.counts:
-            if key == "tricks":
-                entry[key] = captured.tricks()
-            else:
-                entry[key] = [sum(1 for c in cards if COUNTED[key](c)) for cards in captured.taken]
-        if contract.owners:
-            entry["taken_by"] = {
-                key: captured.who_took(key) if key == "KH" else captured.winners[int(key[6:]) - 1]
-                for key in self.owner_keys(contract)
-            }
-        return entry
+        return super().entry_from_play(plan, setup, captured, given)

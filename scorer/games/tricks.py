@@ -43,8 +43,10 @@ class Setup:
     passing: tuple[str, int] | None = None  # ("left", 3); None: no pass
     costs: dict[str, int] = field(default_factory=dict)  # what taking a card costs (simple player)
     trick_cost: int = 0  # what taking a trick costs (Knaves: -1, a trick is worth a point)
-    no_lead: str | None = None  # Kierki: a suit not led while the leader holds another
-    first_chance: str | None = None  # Kierki: a card discarded the first time its holder is void
+    no_lead: str | None = None  # Kierki, King: a suit not led while the leader holds another
+    first_chance: str | None = None  # Kierki, King: a card discarded when its holder is first void
+    first_chance_led: bool = False  # King (option): that card played, too, when its suit is led
+    must_trump: bool = False  # King's trump deals: a player void in the suit led must trump
     # A deal laid out in rows, not played in tricks (Kierki's fan tan): "any" (the first
     # card's rank starts every row) or the rank every row starts from ("8"); it ends when
     # ``places`` players have laid out every card.
