@@ -9,7 +9,7 @@ import json
 from sqlite_utils import Database
 
 from ..i18n import _
-from ..match import Match, checked_entry, fold
+from ..match import Match, checked_entry, fold, without
 from .db import NotFound, Stale, now
 from .kept import kept_before
 from .stored import get, match_row
@@ -91,7 +91,7 @@ def undo(
         kind = UNDONE_AS[event["kind"]]
         kept = kept_before(stored)
         if kind == "delete":
-            deals = stored.match.deals[: number - 1] + stored.match.deals[number:]
+            deals = without(stored.match.deals, number - 1)
             standings = fold(
                 Match(
                     stored.match.game,

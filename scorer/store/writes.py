@@ -26,7 +26,7 @@ from sqlite_utils import Database
 
 from .. import schema
 from ..i18n import _
-from ..match import COMPACT, Changed, Match, Standings, checked_entry, fold
+from ..match import COMPACT, Changed, Match, Standings, checked_entry, fold, without
 from .db import KeyReused, NotFound, Stale, now, writing
 from .kept import held_after, hold, keep_summary, kept_before
 from .listing import trash_since
@@ -449,8 +449,8 @@ def delete_deal(
             return frame.repeat
         stored = frame.stored
         number = _target(stored, number, mark)
-        deals = list(stored.match.deals)
-        removed = deals.pop(number - 1)
+        deals = without(stored.match.deals, number - 1)
+        removed = stored.match.deals[number - 1]
         trial = Match(
             stored.match.game,
             stored.match.options,
