@@ -274,3 +274,57 @@ def test_nothing_of_a_cache_is_in_the_database(tmp_path):
     assert "browsers_latest" in found
     assert conn.execute("pragma user_version").fetchone()[0] == 0
     conn.close()
+
+
+def test_a_database_the_caches_wrote_keeps_its_entries_and_drops_the_caches(tmp_path):
+    """A database as the store left it before m013 (a pickle a deal, change
+    numbers, a code stamp, a list's stamp): its entries read as they were, its
+    summary written afresh when listed, its home page order still copied."""
+    conn = store.connect(str(tmp_path / "old.db"))
+    conn.enable_wal()
+    store.schema.migrations.apply(conn, stop_before="m013_one_cache")
+    entries = POOLS[("black_maria", 3)][:2]
+    options = GAMES["black_maria"].normalize_options({}, 3)
+    match_id = (
+        conn["matches"]
+        .insert(
+            {
+                "game": "black_maria",
+                "options": json.dumps(options),
+                "players": json.dumps(NAMES[:3]),
+                "first_dealer": 0,
+                "created": "2026-12-01T20:00:00+00:00",
+                "updated": "2026-12-01T20:00:00+00:00",
+                "version": 3,
+                "pub": "oldmatch1",
+                "edit_key": "k",
+                "legacy": 0,
+                "kept": "0123456789abcdef:3",
+                "summary": json.dumps({"deals": 2, "totals": [0, 0, 0], "finished": False}),
+                "points": "[[0,0,0],[0,0,0]]",
+            }
+        )
+        .last_pk
+    )
+    for pos, entry in enumerate(entries, start=1):
+        conn["deals"].insert(
+            {"match_id": match_id, "pos": pos, "rev": 1, "entry": json.dumps(entry), "kept": b"x"}
+        )
+    conn["browsers"].insert({"browser": "b" * 32, "match_id": match_id, "role": "score", "at": ""})
+    conn.conn.commit()
+    assert conn.execute("select count(*) from browser_lists").fetchone()[0] == 1
+    store.schema.migrate(conn)
+    assert {"kept", "seq"}.isdisjoint(conn["deals"].columns_dict)
+    assert {"kept", "points"}.isdisjoint(conn["matches"].columns_dict)
+    stored = store.get(conn, match_id)
+    assert list(stored.match.deals) == entries and stored.version == 3
+    truth = fold(stored.match)
+    (listed,), total = store.summaries(conn, "b" * 32)
+    assert total == 1 and listed.readable
+    assert (listed.deals, listed.totals) == (2, truth.totals)  # written afresh, not the old
+    conn.execute(
+        "update matches set updated = ? where id = ?", ["2026-12-02T20:00:00+00:00", match_id]
+    )
+    conn.conn.commit()
+    assert conn.execute("select updated from browsers").fetchone()[0].startswith("2026-12-02")
+    conn.close()
