@@ -129,7 +129,7 @@ def restore(
                     )
                 )
             kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
-            store.forget_kept(db)  # only the entries are trusted: the rest is folded here
+            store.forget_summaries(db)  # only the entries are trusted: summaries are written afresh
             kept_ratings.forget(db)  # and rated again from them
             store.pass_versions(db, _versions(database))
         finally:

@@ -1,7 +1,7 @@
 """The command line: ``flask --app scorer replay FILE`` (a record in, its
 ``computed`` block out), ``backup [FILE]``, ``restore FILE`` and ``rebuild``
-(every match's kept standings folded afresh from its entries, then every
-phone's ratings rated afresh from them)."""
+(every match folded afresh from its entries and its summary written, then
+every phone's ratings rated afresh from them)."""
 
 from __future__ import annotations
 
@@ -127,7 +127,7 @@ def restore_command(file):
 @spoken
 def rebuild_command():
     """Fold every match afresh from its entries, then rate every phone's matches
-    afresh; name any whose kept standings or ratings differed."""
+    afresh; name any whose summary or kept ratings differed."""
     db = store.connect(current_app.config["DATABASE"])
     try:
         unreadable = list(backups.unreadable(db))  # as a restore reads a copy

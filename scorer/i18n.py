@@ -177,9 +177,6 @@ class Message(Text):
         self.msgid = msgid
         self.params = params
 
-    def __reduce__(self):  # pickled as its constructor's call: quick to load (scorer/store/kept.py)
-        return Message, (self.msgid, self.params)
-
     def _template(self, t) -> str:
         return t.ugettext(self.msgid) if t is not None else self.msgid
 
@@ -214,9 +211,6 @@ class Plural(Message):
         self.plural = plural
         self.num = num
 
-    def __reduce__(self):
-        return Plural, (self.msgid, self.plural, self.num, self.params)
-
     def _template(self, t) -> str:
         if t is not None:
             return t.ungettext(self.msgid, self.plural, self.num)
@@ -233,9 +227,6 @@ class Context(Message):
         super().__init__(msgid, params)
         self.context = context
 
-    def __reduce__(self):
-        return Context, (self.context, self.msgid, self.params)
-
     def _template(self, t) -> str:
         return t.upgettext(self.context, self.msgid) if t is not None else self.msgid
 
@@ -248,9 +239,6 @@ class ContextPlural(Plural):
     def __init__(self, context: str, singular: str, plural: str, num: int, params: dict):
         super().__init__(singular, plural, num, params)
         self.context = context
-
-    def __reduce__(self):
-        return ContextPlural, (self.context, self.msgid, self.plural, self.num, self.params)
 
     def _template(self, t) -> str:
         if t is not None:
@@ -310,9 +298,6 @@ class Joined(Text):
             parts = flat
         self.sep = sep
         self.parts = tuple(parts)
-
-    def __reduce__(self):
-        return Joined, (self.sep, self.parts)
 
     def _draw(self, t, locale, html: bool = False) -> str:
         sep = _param(self.sep, t, locale, html)
@@ -376,9 +361,6 @@ class Listed(Text):
 
     def __init__(self, parts: Iterable):
         self.parts = tuple(parts)
-
-    def __reduce__(self):
-        return Listed, (self.parts,)
 
     def _draw(self, t, locale, html: bool = False) -> str:
         drawn = [str(_param(p, t, locale, html)) for p in self.parts]

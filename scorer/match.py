@@ -8,9 +8,8 @@ and who won — is :func:`fold`, a pure function of those, so editing deal 3 of
 from __future__ import annotations
 
 import json
-import pickle
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Any
 
 from markupsafe import escape
@@ -66,8 +65,8 @@ class Kept:
     """What is kept of one deal once it is folded: what the sheet's table, the
     chart, the exports and the record's ``computed`` block show of it, and the
     game's state after it, from which the fold goes on without the deals
-    before. (The store keeps one per deal: a cache of the fold, never a second
-    truth.)"""
+    before (scorer/store/kept.py keeps a match's, in memory, for its next
+    change)."""
 
     number: int
     dealer: int
@@ -78,14 +77,6 @@ class Kept:
     words: str
     axis: tuple[str, str]  # what the chart writes under the deal
     state: Any
-
-    def __reduce__(self):
-        """Pickled as its constructor's call, quick to load (scorer/store/kept.py keeps one
-        per deal); its words as a pickle of their own, loaded only when drawn
-        (the sheet draws none: only the exports do)."""
-        values = astuple_shallow(self)
-        words = self.words if isinstance(self.words, Pickled) else Pickled.of(self.words)
-        return Kept, values[:6] + (words,) + values[7:]
 
     @classmethod
     def of(cls, rules: Game, deal: Step, number: int, before: Any) -> Kept:
@@ -130,6 +121,14 @@ class Entries(Sequence):
         return NotImplemented
 
 
+def without(deals: Sequence, i: int) -> Sequence:
+    """``deals`` but the one at index ``i``: as stored, each still read when first
+    used (a delete at deal 2,000 parses no entry)."""
+    if isinstance(deals, Entries):
+        return Entries(deals.texts[:i] + deals.texts[i + 1 :])
+    return list(deals[:i]) + list(deals[i + 1 :])
+
+
 class Changed(Sequence):
     """``base`` with some entries in place of its own (``changes``: index → entry;
     an index just past the end adds one), without reading the others."""
@@ -156,107 +155,6 @@ class Changed(Sequence):
         return NotImplemented
 
 
-class KeptList(Sequence):
-    """What the deals keep, each loaded from its pickle when it is first read (a
-    sheet reads the last few deals and the chart's points, not them all); and,
-    where the store keeps them beside, every deal's points, as JSON text parsed
-    only when read (the record's ``computed`` block lists them all).
-
-    ``load``: where the store has not even read the pickles (an item None), it
-    reads them, ``CHUNK`` at a time: ``load(first, stop)`` gives those items'
-    pickles (a write, which reads one deal's, does not pay for a thousand)."""
-
-    CHUNK = 64
-
-    def __init__(self, items: list, points: list | None = None, load=None, text=None):
-        self.items = items  # a Kept, its pickle not loaded yet, or None: not read yet
-        self.load = load
-        self.points = points if points is not None and len(points) == len(items) else None
-        # the points as the store keeps them (JSON), of the first ``text_n`` deals
-        self.text, self.text_n = (text, len(items)) if text else (None, 0)
-
-    @classmethod
-    def of(cls, kept: Sequence, count: int) -> KeptList:
-        """The first ``count`` of ``kept`` (a KeptList or any sequence of Kept)."""
-        if not isinstance(kept, KeptList):
-            return cls(list(kept[:count]))
-        out = cls(kept.items[:count], load=kept.load)
-        if kept.text is not None and count >= kept.text_n:
-            out.text, out.text_n = kept.text, kept.text_n
-            out.points = kept.points[:count] if kept.points is not None else None
-        elif kept.text is not None or kept.points is not None:
-            out.points = kept.all_points()[:count]
-        return out
-
-    def __len__(self) -> int:
-        return len(self.items)
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            picked = range(*i.indices(len(self)))
-            if picked.start == 0 and picked.step == 1:
-                return KeptList.of(self, len(picked))
-            # the points only if parsed already: a write keeps the last deal's
-            # pickle (``kept[1999:]``) and did parse all 2,000 deals' points for it
-            points = self.points
-            return KeptList(
-                [self._read(j) for j in picked], [points[j] for j in picked] if points else None
-            )
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        item = self._read(i)
-        if isinstance(item, bytes):
-            item = self.items[i] = pickle.loads(item)
-        return item
-
-    def _read(self, i: int):
-        """Item ``i``: a Kept, or its pickle (read from the store if not yet)."""
-        if self.items[i] is None:
-            first = i - i % self.CHUNK
-            stop = min(first + self.CHUNK, len(self.items))
-            for j, blob in zip(range(first, stop), self.load(first, stop)):
-                if self.items[j] is None:
-                    self.items[j] = blob
-        return self.items[i]
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Sequence):
-            return len(self) == len(other) and all(a == b for a, b in zip(self, other))
-        return NotImplemented
-
-    def append(self, kept: Kept) -> None:
-        self.items.append(kept)
-        if self.points is not None:
-            self.points.append(kept.points)
-
-    def all_points(self) -> list[list[int]]:
-        """Every deal's points, in order."""
-        if self.points is None:
-            known = json.loads(self.text) if self.text is not None else []
-            if len(known) != self.text_n:  # not what the store says it keeps: from the deals
-                self.text, self.text_n, known = None, 0, []
-            self.points = known + [self[i].points for i in range(len(known), len(self))]
-        return self.points
-
-    def points_json(self) -> str:
-        """Every deal's points as JSON text: the kept text, not written afresh,
-        with the points of the deals added after it."""
-        # one "[" a deal and one around them all (a deal's points are whole numbers):
-        # a text that does not hold ``text_n`` deals is not used (all_points mends it)
-        if self.text is not None and self.text.count("[") != self.text_n + 1:
-            self.text, self.text_n = None, 0
-        if self.text is None:
-            return json.dumps(self.all_points(), separators=COMPACT)
-        added = [self[i].points for i in range(self.text_n, len(self))]
-        if not added:
-            return self.text
-        if self.text_n == 0:
-            return json.dumps(added, separators=COMPACT)
-        return self.text[:-1] + "," + json.dumps(added, separators=COMPACT)[1:]
-
-
 class Described(Text):
     """A deal's words (``Game.describe``), worked out when first drawn or kept:
     a fold draws none (the sheet draws the last few deals', the exports all),
@@ -279,9 +177,6 @@ class Described(Text):
             self._text = rules.describe(self.entry, rules.plan(self.before))
         return self._text
 
-    def __reduce__(self):  # kept as the words themselves
-        return _identity, (self.text,)
-
     def _draw(self, t, locale, html: bool = False) -> str:
         text = self.text
         if isinstance(text, Text):
@@ -290,46 +185,6 @@ class Described(Text):
 
     def __bool__(self) -> bool:
         return bool(self.text)
-
-
-def _identity(value: Any) -> Any:
-    return value
-
-
-class Pickled(Text):
-    """A Text kept as its pickle, loaded when it is first drawn."""
-
-    __slots__ = ("blob", "_text")
-
-    def __init__(self, blob: bytes):
-        self.blob = blob
-        self._text = None
-
-    @classmethod
-    def of(cls, text: Any) -> Pickled:
-        if isinstance(text, Described):
-            text = text.text
-        return cls(pickle.dumps(text, pickle.HIGHEST_PROTOCOL))
-
-    def __reduce__(self):
-        return Pickled, (self.blob,)
-
-    @property
-    def text(self) -> Any:
-        if self._text is None:
-            self._text = pickle.loads(self.blob)
-        return self._text
-
-    def _draw(self, t, locale, html: bool = False) -> str:
-        text = self.text
-        if isinstance(text, Text):
-            return text._draw(t, locale, html)
-        return escape(text) if html else str(text)
-
-
-def astuple_shallow(obj) -> tuple:
-    """A dataclass's fields, in order, as they are (``dataclasses.astuple`` copies deep)."""
-    return tuple(getattr(obj, f.name) for f in fields(obj))
 
 
 class Rows(Sequence):
@@ -363,7 +218,7 @@ class Rows(Sequence):
             raise IndexError(i)
         if i not in self.known:
             before = position_after(self.rules, self.kept, self.first_dealer, i)
-            deal = step(self.rules, before, self.source[i])
+            deal = step(self.rules, before, self.entry(i))
             kept = self.kept[i]
             self.checked[i] = deal.entry
             self.known[i] = DealRow(
@@ -391,7 +246,7 @@ class Standings:
     team_totals: list[tuple[tuple[int, ...], int]] | None = None
     note: str = ""
     state: Any = None  # the game's state after the last deal
-    kept: KeptList = field(default_factory=lambda: KeptList([]))  # per deal, what is kept
+    kept: list[Kept] = field(default_factory=list)  # per deal, what is kept
     folded_from: int = 0  # the deals before this one came from an earlier fold's kept
 
     @property
@@ -415,13 +270,11 @@ class Standings:
 
     def computed(self) -> dict:
         """The record's ``computed`` block (docs/record.md)."""
-        return {"per_deal": self.kept.all_points(), **self._after()}
+        return {"per_deal": [k.points for k in self.kept], **self._after()}
 
     def computed_json(self) -> str:
-        """The same block as JSON text, every deal's points as the store keeps
-        them (not parsed and written afresh: a write's answer at deal 1,000)."""
-        rest = json.dumps(self._after(), ensure_ascii=False, separators=COMPACT)
-        return '{"per_deal":' + self.kept.points_json() + "," + rest[1:]
+        """The same block as JSON text."""
+        return json.dumps(self.computed(), ensure_ascii=False, separators=COMPACT)
 
     def _after(self) -> dict:
         """The computed block but every deal's points: the totals and what follows."""
@@ -525,7 +378,7 @@ def fold(match: Match, kept: Sequence[Kept] = ()) -> Standings:
     stand, under the same rules): the fold goes on from the last of them."""
     rules = match.rules
     n = rules.n
-    kept = KeptList.of(kept, len(match.deals))
+    kept = list(kept[: len(match.deals)])
     start = len(kept)
     position = position_after(rules, kept, match.first_dealer)
     rows = Rows(rules, match.deals, kept, match.first_dealer)

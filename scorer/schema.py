@@ -353,3 +353,45 @@ def m012_drop_whole_kept_index(db: Database) -> None:
     m010 found the deals not whole from an index of those alone, and every write
     to a deal's kept fold kept it up to date for nothing."""
     db.execute("drop index if exists deals_whole")
+
+
+@migrations()
+def m013_one_cache(db: Database) -> None:
+    """What the caches of the fold left in the database, dropped (issue 36): the
+    fold is no longer kept per deal (``deals.kept``), nor its code stamp and
+    points per match (``matches.kept``, ``matches.points``), nor a change number
+    per deal row (``deals.seq``, its triggers and index) or a stamp per browser's
+    list (``browser_lists``), nor a generation of the database (``PRAGMA
+    user_version``). A process holds the standings it folded lately, in memory
+    (scorer/store/kept.py). ``matches.summary`` stays: the lists read it; it now
+    names the code that wrote it, so each is written afresh once, when listed. The
+    ``browsers.updated`` copy stays, for the home page's index (browsers_latest)."""
+    for trigger in (
+        "deals_seq_insert",
+        "deals_seq_update",
+        "browsers_listed",
+        "browsers_unlisted",
+        "matches_listed",
+    ):
+        db.execute(f"drop trigger if exists {trigger}")
+    for index in ("deals_seq", "deals_unwhole", "deals_whole"):
+        db.execute(f"drop index if exists {index}")
+    db.execute("drop table if exists browser_lists")
+    for table, column in (
+        ("deals", "seq"),
+        ("deals", "kept"),
+        ("matches", "kept"),
+        ("matches", "points"),
+    ):
+        if column in db[table].columns_dict:
+            db.execute(f"alter table {table} drop column {column}")
+    db.execute(
+        "create trigger browsers_listed after insert on browsers begin"
+        " update browsers set updated = (select m.updated from matches m where m.id = new.match_id)"
+        " where browser = new.browser and match_id = new.match_id; end"
+    )
+    db.execute(
+        "create trigger matches_listed after update of updated on matches begin"
+        " update browsers set updated = new.updated where match_id = new.id; end"
+    )
+    db.execute("pragma user_version = 0")

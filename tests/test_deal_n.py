@@ -187,10 +187,10 @@ def test_the_kept_fold_stays_the_fold_after_same_and_conflicts(db):
     store.record_deal(db, m.id, 1, ONE)
     cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
     store.record_deal(db, m.id, 2, TWO)
-    store.choose(db, m.id, cid, "replace")
+    chosen = store.choose(db, m.id, cid, "replace")
     stored = store.get(db, m.id)
     kept = store.standings(db, stored)
-    assert kept.folded_from == 2  # read from what was kept
+    assert kept is chosen.standings  # what the write folded, held: nothing folded again
     assert kept.computed() == fold(stored.match).computed()
     assert json.loads(kept.computed_json())["totals"] == [17, 34, 35]
 

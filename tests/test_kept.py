@@ -1,12 +1,12 @@
-"""The kept fold (issue 11): what the store keeps of each deal is a cache of the
-fold, never a second truth. After any change it equals a fresh fold of the
-entries; missing or stale, it is folded afresh; ``flask --app scorer rebuild``
-names a match whose kept figures differed."""
+"""The one cache (scorer/store/kept.py): the standings a process folded lately,
+held in memory, never a second truth. After any change they equal a fresh
+fold of the entries; whatever changed the entries behind them (another
+worker, a restore, a hand), the fold goes on from the first deal that
+differs; ``flask --app scorer rebuild`` names a match whose summary differed."""
 
 from __future__ import annotations
 
 import json
-import pickle
 import random
 
 import pytest
@@ -17,7 +17,8 @@ from scorer import store
 from scorer.autoplay import play_match
 from scorer.engine.players import RandomPlayer
 from scorer.games import GAMES, EntryError
-from scorer.match import DealError, KeptList, Match, fold
+from scorer.match import DealError, Match, fold
+from scorer.store import kept as store_kept
 
 NAMES = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
 
@@ -32,24 +33,15 @@ def pool(game: str, n: int, seed: int) -> list[dict]:
 
 
 def fresh(db, match_id: int):
-    """The match as stored, folded from its entries alone (nothing kept read, nothing
-    this process read lately)."""
-    return fold(store.get(db, match_id, recent=False).match)
+    """The match as stored, folded from its entries alone (nothing held read)."""
+    return fold(store.get(db, match_id).match)
 
 
 def assert_kept_is_fresh(db, match_id: int) -> None:
-    stored = store.get(db, match_id)  # as this process read it lately, if it did
-    read = store.get(db, match_id, recent=False)  # from the database
-    assert (stored.version, stored.deal_ids, stored.revs) == (
-        read.version,
-        read.deal_ids,
-        read.revs,
-    )
-    assert list(stored.match.deals) == list(read.match.deals)
-    truth = fold(read.match)
+    stored = store.get(db, match_id)
+    truth = fold(stored.match)
     cached = store.standings(db, stored)
-    assert cached.folded_from == len(truth.kept)  # read from what is kept, nothing folded
-    assert store.standings(db, stored) is cached  # and drawn once for this version
+    assert store.standings(db, store.get(db, match_id)) is cached  # held: drawn once
     assert cached.kept == truth.kept
     assert cached.computed() == truth.computed()
     assert (cached.places, cached.next, cached.note) == (truth.places, truth.next, truth.note)
@@ -131,43 +123,51 @@ def match_of(db, deals: int = 6) -> int:
     return store.create(db, match).id
 
 
-def test_a_missing_cache_is_folded_afresh_and_kept(db):
+def test_a_match_not_held_is_folded_from_deal_1_once(db):
     match_id = match_of(db)
-    db.execute("update deals set kept = null where match_id = ?", [match_id])
-    db.conn.commit()
     store.forget_recent()  # as another process reads it
     first = store.standings(db, store.get(db, match_id))
-    assert first.folded_from == 0  # nothing kept: folded from deal 1
+    assert first.folded_from == 0  # nothing held: folded from deal 1
     assert first.kept == fresh(db, match_id).kept
-    store.forget_recent()  # another process, or this one once it has forgotten it
-    again = store.standings(db, store.get(db, match_id))
-    assert again.folded_from == 6  # and kept: the next read folds nothing
+    assert store.standings(db, store.get(db, match_id)) is first  # and held
     assert_kept_is_fresh(db, match_id)
 
 
-def test_a_cache_made_by_other_code_or_another_version_is_not_read(db):
+def test_entries_changed_behind_what_is_held_are_folded_from_the_first_that_differs(db):
+    """A hand in the sqlite3 shell (no version moved, nothing forgotten): what is
+    held is checked against the entries, not trusted by the version."""
     match_id = match_of(db)
-    wrong = pickle.dumps(fresh(db, match_of(db, 2)).kept[0], pickle.HIGHEST_PROTOCOL)
-    db.execute("update deals set kept = ? where match_id = ?", [wrong, match_id])
-    for stamp in ("0123456789abcdef:1", f"{store.STAMP}:99"):
-        db.execute("update matches set kept = ? where id = ?", [stamp, match_id])
-        db.conn.commit()
-        st_ = store.standings(db, store.get(db, match_id))
-        assert st_.folded_from == 0 and st_.kept == fresh(db, match_id).kept
-        db.execute("update deals set kept = ? where match_id = ?", [wrong, match_id])
+    held = store.standings(db, store.get(db, match_id))
+    stored = store.get(db, match_id)
+    db.execute(
+        "update deals set entry = ? where id = ?",
+        [json.dumps(POOLS[("black_maria", 3)][4]), stored.deal_ids[5]],
+    )
     db.conn.commit()
+    now = store.standings(db, store.get(db, match_id))
+    assert now is not held and now.folded_from == 5  # deals 1–5 as held, deal 6 folded
+    truth = fresh(db, match_id)
+    assert now.kept == truth.kept and now.computed() == truth.computed()
+    # (a read never writes: the summary a hand left stale is mended by `rebuild`)
 
 
-def test_a_cache_that_cannot_be_read_is_folded_afresh(db):
+def test_what_is_held_of_other_players_or_options_is_not_read(db):
     match_id = match_of(db)
-    db.execute("update deals set kept = x'00ff' where match_id = ?", [match_id])
+    before = store.standings(db, store.get(db, match_id))
+    db.execute("update matches set players = ? where id = ?", ['["Xena", "Yuri", "Zoe"]', match_id])
     db.conn.commit()
-    st_ = store.standings(db, store.get(db, match_id))
-    assert st_.folded_from == 0 and st_.kept == fresh(db, match_id).kept
+    now = store.standings(db, store.get(db, match_id))
+    assert now is not before and now.folded_from == 0
+    assert now.computed() == fresh(db, match_id).computed()
+    options = store.get(db, match_id).match.options
+    change = store.change_setup(db, match_id, ["Ala", "Bartek", "Celina"], options)
+    assert change.standings.folded_from == 0
+    assert_kept_is_fresh(db, match_id)
 
 
 def test_adding_a_deal_folds_that_deal_only(db, monkeypatch):
     match_id = match_of(db, 5)
+    store.standings(db, store.get(db, match_id))  # the sheet, drawn before the deal is added
     stepped = []
     real = store.kept.fold
 
@@ -188,122 +188,143 @@ def test_adding_a_deal_folds_that_deal_only(db, monkeypatch):
     assert stepped == [3]  # deals 4, 5, 6
     stepped.clear()
     store.standings(db, store.get(db, match_id))
-    assert stepped == [0]  # the sheet folds nothing
+    assert stepped == []  # the sheet folds nothing: the edit's standings are held
 
 
-def test_rebuild_names_a_match_whose_kept_figures_differed(app, runner):
+def test_rebuild_names_a_match_whose_summary_differed(app, runner):
     with app.app_context():
         db = store.connect(app.config["DATABASE"])
         good, bad = match_of(db), match_of(db)
-        # deal 3 of one match keeps the wrong figures, still marked current
-        row = db.execute(
-            "select id, kept from deals where match_id = ? order by pos limit 1 offset 2", [bad]
-        ).fetchone()
-        wrong = pickle.loads(row[1])
-        wrong.totals = [t + 1 for t in wrong.totals]
-        db.execute(
-            "update deals set kept = ? where id = ?",
-            [pickle.dumps(wrong, pickle.HIGHEST_PROTOCOL), row[0]],
+        # one match's summary says the wrong totals, still marked as this code's
+        summary = json.loads(
+            db.execute("select summary from matches where id = ?", [bad]).fetchone()[0]
         )
+        summary["totals"] = [t + 1 for t in summary["totals"]]
+        db.execute("update matches set summary = ? where id = ?", [json.dumps(summary), bad])
         db.conn.commit()
         pub = store.get(db, bad).pub
         db.close()
     result = runner.invoke(args=["rebuild"])
     assert result.exit_code == 1
-    assert f"{pub}: kept figures differed from deal 3" in result.output
+    assert f"{pub}: its summary differed from a fresh fold" in result.output
     assert "2 matches folded afresh; 1 differed" in result.output
     assert store.get(store.connect(app.config["DATABASE"]), good).pub not in result.output
     again = runner.invoke(args=["rebuild"])  # mended: all agree now
     assert again.exit_code == 0 and "0 differed" in again.output
 
 
-def test_a_kept_list_read_lazily_gives_each_deal_once_and_its_points_in_order():
-    """A write's KeptList reads pickles only when the fold reads them, a chunk
-    at a time; a slice, a prefix, the points and the index bounds are those of
-    the deals themselves."""
-    deals = pool("hearts", 4, 1)  # 14 deals
-    n = len(deals)
-    options = GAMES["hearts"].normalize_options({}, 4)
-    truth = fold(Match("hearts", options, NAMES[:4], 0, deals)).kept
-    assert n >= 9
-    blobs = [pickle.dumps(k, pickle.HIGHEST_PROTOCOL) for k in truth]
-    asked = []
-
-    def load(first, stop):
-        asked.append((first, stop))
-        return blobs[first:stop]
-
-    def lazy(text_n):
-        kept = KeptList([None] * n, load=load, text=json.dumps(points[:text_n]))
-        kept.CHUNK = 4
-        return kept
-
-    points = [k.points for k in truth]
-    kept = lazy(n - 1)  # a kept text one deal short
-    last = (n - 1) - (n - 1) % 4
-    assert kept[-1] == truth[n - 1] and asked == [(last, n)]
-    assert kept[1] == truth[1] and asked == [(last, n), (0, 4)]
-    assert kept[5:7] == truth[5:7] and kept[::-4][:2] == [truth[n - 1], truth[n - 5]]
-    with pytest.raises(IndexError):
-        kept[-n - 1]
-    with pytest.raises(IndexError):
-        kept[n]
-    assert len(set(asked)) == len(asked)  # nothing read twice
-    # the text did not hold every deal: the points are the deals' own all the same
-    assert kept.all_points() == points and json.loads(kept.points_json()) == points
-    prefix = KeptList.of(lazy(n), 5)
-    assert json.loads(prefix.points_json()) == points[:5] and prefix == truth[:5]
-    grown = KeptList.of(lazy(n), n)
-    grown.append(truth[0])  # any Kept: what matters is that its points follow the text
-    text = grown.points_json()
-    assert json.loads(text) == points + [truth[0].points]
-    assert text.startswith(json.dumps(points)[:-1])  # the kept text, the new points after it
-    # a kept text that does not hold as many deals as the store says is not used
-    short = KeptList(list(truth[:3]), text=json.dumps(points[:2]))
-    assert json.loads(short.points_json()) == points[:3]
-
-
-def test_a_worker_reads_the_deals_another_worker_changed_since_it_last_read(db):
-    """A worker that read a match reads, after other workers' changes of every
-    kind, the rows changed since (by their change number): the same deals,
-    revisions and entries as a fresh read, and its writes keep a fresh fold."""
-    from scorer.store import kept as store_kept  # noqa: PLC0415
-    from scorer.store import stored as store_stored  # noqa: PLC0415
-
+def test_a_worker_folds_on_from_what_it_held_after_another_workers_changes(db):
+    """A worker that folded a match folds, after other workers' changes of every
+    kind, from the first deal whose entry differs from what it held: the same
+    standings as a fresh fold, and its writes too."""
     deals = POOLS[("black_maria", 3)]
     match_id = match_of(db, 4)
-    store.get(db, match_id)  # this worker has read it
+    store.standings(db, store.get(db, match_id))  # this worker has folded it
 
-    def meanwhile(change):
-        """``change`` made by another worker: this one keeps only what it read."""
-        mine = dict(store_stored.LATEST.items)
+    def meanwhile(change, first):
+        """``change`` made by another worker: this one holds only what it held,
+        and folds from deal ``first + 1`` (None: nothing, it holds them as they are)."""
+        mine = dict(store_kept.FOLDS.items)
+        held = store.standings(db, store.get(db, match_id))
         change()
         store.forget_recent()
-        store_stored.LATEST.items.update(mine)
-        stored = store.get(db, match_id)
-        read = store.get(db, match_id, recent=False)
-        assert (stored.deal_ids, stored.revs) == (read.deal_ids, read.revs)
-        assert list(stored.match.deals) == list(read.match.deals)
-        store_kept.RECENT.items.clear()
+        store_kept.FOLDS.items.update(mine)
+        st_ = store.standings(db, store.get(db, match_id))
+        if first is None:
+            assert st_ is held
+        else:
+            assert st_.folded_from == first and st_ is not held
+        assert st_.kept == fresh(db, match_id).kept
 
-    meanwhile(lambda: store.add_deal(db, match_id, deals[4]))
-    meanwhile(lambda: store.edit_deal(db, match_id, 2, deals[1]))
+    meanwhile(lambda: store.add_deal(db, match_id, deals[4]), 4)
+    meanwhile(lambda: store.edit_deal(db, match_id, 2, deals[5]), 1)
     deleted = store.delete_deal(db, match_id, 2)
-    meanwhile(lambda: None)
-    meanwhile(lambda: store.undo(db, match_id, deleted.event))  # deal 2 back in its place
-    meanwhile(lambda: store.delete_deal(db, match_id, 5))  # the last
-    meanwhile(lambda: (store.add_deal(db, match_id, deals[4]), store.delete_deal(db, match_id, 1)))
-    change = store.add_deal(db, match_id, deals[5])  # a write of this worker's after all that
+    meanwhile(lambda: None, None)
+    meanwhile(lambda: store.undo(db, match_id, deleted.event), 1)  # deal 2 back in its place
+    meanwhile(lambda: store.delete_deal(db, match_id, 5), 4)  # the last
+    meanwhile(
+        lambda: (store.add_deal(db, match_id, deals[4]), store.delete_deal(db, match_id, 1)), 0
+    )
+    mine = dict(store_kept.FOLDS.items)
+    third = store.get(db, match_id).match.deals[2]
+    store.edit_deal(db, match_id, 2, third)  # another worker's write, then this worker's
+    store.forget_recent()
+    store_kept.FOLDS.items.update(mine)
+    change = store.add_deal(db, match_id, deals[5])
+    assert change.standings.folded_from == 1  # from deal 2, which it held otherwise
     assert change.computed == fresh(db, match_id).computed()
     assert_kept_is_fresh(db, match_id)
 
 
-def test_no_index_is_kept_up_to_date_for_nothing(tmp_path):
-    # m009's index of the whole kept folds is read by nothing since m010 (the
-    # deals not whole are found from an index of those alone): m012 drops it
+def test_nothing_of_a_cache_is_in_the_database(tmp_path):
+    """No pickle, code stamp, change number, list stamp or generation: m013 drops
+    them; the summary the lists read stays, and the index of the home page's order."""
     conn = store.connect(str(tmp_path / "fresh.db"))
     store.schema.migrate(conn)
-    indexes = {r[0] for r in conn.execute("select name from sqlite_master where type = 'index'")}
-    assert "deals_unwhole" in indexes
-    assert "deals_whole" not in indexes
+    assert "kept" not in conn["deals"].columns_dict and "seq" not in conn["deals"].columns_dict
+    assert {"kept", "points"}.isdisjoint(conn["matches"].columns_dict)
+    assert "summary" in conn["matches"].columns_dict
+    assert "browser_lists" not in conn.table_names()
+    found = {
+        r[0]: r[1]
+        for r in conn.execute("select name, type from sqlite_master where type != 'table'")
+    }
+    assert {"deals_seq", "deals_unwhole", "deals_whole"}.isdisjoint(found)
+    assert {n for n, t in found.items() if t == "trigger"} == {"browsers_listed", "matches_listed"}
+    assert "browsers_latest" in found
+    assert conn.execute("pragma user_version").fetchone()[0] == 0
+    conn.close()
+
+
+def test_a_database_the_caches_wrote_keeps_its_entries_and_drops_the_caches(tmp_path):
+    """A database as the store left it before m013 (a pickle a deal, change
+    numbers, a code stamp, a list's stamp): its entries read as they were, its
+    summary written afresh when listed, its home page order still copied."""
+    conn = store.connect(str(tmp_path / "old.db"))
+    conn.enable_wal()
+    store.schema.migrations.apply(conn, stop_before="m013_one_cache")
+    entries = POOLS[("black_maria", 3)][:2]
+    options = GAMES["black_maria"].normalize_options({}, 3)
+    match_id = (
+        conn["matches"]
+        .insert(
+            {
+                "game": "black_maria",
+                "options": json.dumps(options),
+                "players": json.dumps(NAMES[:3]),
+                "first_dealer": 0,
+                "created": "2026-12-01T20:00:00+00:00",
+                "updated": "2026-12-01T20:00:00+00:00",
+                "version": 3,
+                "pub": "oldmatch1",
+                "edit_key": "k",
+                "legacy": 0,
+                "kept": "0123456789abcdef:3",
+                "summary": json.dumps({"deals": 2, "totals": [0, 0, 0], "finished": False}),
+                "points": "[[0,0,0],[0,0,0]]",
+            }
+        )
+        .last_pk
+    )
+    for pos, entry in enumerate(entries, start=1):
+        conn["deals"].insert(
+            {"match_id": match_id, "pos": pos, "rev": 1, "entry": json.dumps(entry), "kept": b"x"}
+        )
+    conn["browsers"].insert({"browser": "b" * 32, "match_id": match_id, "role": "score", "at": ""})
+    conn.conn.commit()
+    assert conn.execute("select count(*) from browser_lists").fetchone()[0] == 1
+    store.schema.migrate(conn)
+    assert {"kept", "seq"}.isdisjoint(conn["deals"].columns_dict)
+    assert {"kept", "points"}.isdisjoint(conn["matches"].columns_dict)
+    stored = store.get(conn, match_id)
+    assert list(stored.match.deals) == entries and stored.version == 3
+    truth = fold(stored.match)
+    (listed,), total = store.summaries(conn, "b" * 32)
+    assert total == 1 and listed.readable
+    assert (listed.deals, listed.totals) == (2, truth.totals)  # written afresh, not the old
+    conn.execute(
+        "update matches set updated = ? where id = ?", ["2026-12-02T20:00:00+00:00", match_id]
+    )
+    conn.conn.commit()
+    assert conn.execute("select updated from browsers").fetchone()[0].startswith("2026-12-02")
     conn.close()

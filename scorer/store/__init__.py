@@ -2,13 +2,13 @@
 log, and the answers given to writes that carried an idempotency key.
 
 What the table said is the truth stored (game, options, players, first dealer,
-the deal entries); every figure is computed by ``scorer.match``, and what the
-fold gives is kept beside it as a cache. One idea a module:
+the deal entries); every figure is computed by ``scorer.match``. Each match's
+summary is written with every change, for the lists. One idea a module:
 
 - :mod:`.db`: the connection, the write transaction (``BEGIN IMMEDIATE``: two
   phones or two workers saving at once take turns), the errors;
 - :mod:`.stored`: a match as stored (:class:`Stored`), found by id;
-- :mod:`.kept`: the fold, kept (never a second truth; rebuilt when stale);
+- :mod:`.kept`: the one cache (the standings folded lately) and the summaries;
 - :mod:`.listing`: what lists show, the trash, what a browser is to a match;
 - :mod:`.writes`: every change, each a line of the history, with its
   preconditions (a page's mark, the API's ``If-Match``) and idempotency keys;
@@ -46,7 +46,7 @@ from .deal_n import (
     revive_deal,
 )
 from .history import UNDONE_AS, change, events, history, undo
-from .kept import STAMP, forget_kept, forget_recent, pass_versions, rebuild, standings
+from .kept import STAMP, forget_recent, forget_summaries, pass_versions, rebuild, standings
 from .listing import (
     PER_PAGE,
     TRASH_DAYS,
@@ -107,8 +107,8 @@ __all__ = [
     "edit_deal",
     "edit_key",
     "events",
-    "forget_kept",
     "forget_recent",
+    "forget_summaries",
     "get",
     "get_db",
     "history",

@@ -17,7 +17,7 @@ from ..games import EntryError
 from ..i18n import _
 from ..match import DealError, Match, check_entry, checked_entry, fold
 from .db import Gap, NotFound, Stale, Undone, now
-from .kept import recent_kept
+from .kept import kept_before
 from .stored import Stored, get
 from .writes import (
     Change,
@@ -131,7 +131,7 @@ def record_deal(
         if gone is not None:
             raise Undone(stored.match.words("undone", n=gone), count + 1, typed, gone)
         if number > count + 1:  # a match over misses no deal: none comes
-            now_standing = fold(stored.match, recent_kept(db, stored))
+            now_standing = fold(stored.match, kept_before(stored))
             if now_standing.next is None:
                 over = EntryError(_("the match is already over"))
                 raise DealError(count + 1, over, now_standing.rules)
@@ -139,7 +139,7 @@ def record_deal(
             raise Gap(stored.match.words("not_yet", n=count + 1), count + 1, typed)
         if number == count + 1:
             return frame.done(append_deal(db, stored, raw))
-        standings = fold(stored.match, recent_kept(db, stored))
+        standings = fold(stored.match, kept_before(stored))
         try:
             mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
         except EntryError as e:
@@ -256,7 +256,7 @@ def choose(
                 raise Stale(stored.match.words("entered_meanwhile", n=number + 1), number + 1)
             change = append_deal(db, stored, found["entry"])
         else:
-            standings = fold(stored.match, recent_kept(db, stored))
+            standings = fold(stored.match, kept_before(stored))
             event = log_event(
                 db,
                 stored.id,
@@ -351,7 +351,7 @@ def revive_deal(
             raise Stale(stored.match.words("brought_back"))
         number = gone["number"]
         deals, standings = checked_entry(
-            gone["match"], raw, number, recent_kept(db, stored)[: number - 1]
+            gone["match"], raw, number, kept_before(stored)[: number - 1]
         )
         rev = db.execute("select rev from deals where id = ?", [deal_id]).fetchone()[0] + 1
         db.execute(

@@ -9,9 +9,9 @@ import json
 from sqlite_utils import Database
 
 from ..i18n import _
-from ..match import Match, checked_entry, fold
+from ..match import Match, checked_entry, fold, without
 from .db import NotFound, Stale, now
-from .kept import recent_kept
+from .kept import kept_before
 from .stored import get, match_row
 from .writes import Change, apply_setup, dump_entry, log_event, match_write, request_digest
 
@@ -89,9 +89,9 @@ def undo(
                 number,
             )
         kind = UNDONE_AS[event["kind"]]
-        kept = recent_kept(db, stored)
+        kept = kept_before(stored)
         if kind == "delete":
-            deals = stored.match.deals[: number - 1] + stored.match.deals[number:]
+            deals = without(stored.match.deals, number - 1)
             standings = fold(
                 Match(
                     stored.match.game,
@@ -173,7 +173,7 @@ def _reopen(db: Database, stored, event: dict) -> Change:
         before=json.loads(event["entry"]),
         undoes=event["id"],
     )
-    standings = fold(stored.match, recent_kept(db, stored))
+    standings = fold(stored.match, kept_before(stored))
     return Change("reopen", number, 0, standings, event=new, conflict=closed[0])
 
 

@@ -12,10 +12,9 @@ from datetime import UTC, datetime, timedelta
 from sqlite_utils import Database
 
 from ..match import DealError, ranked
-from ..recent import Recent
 from .db import now, writing
-from .kept import STAMP, standings
-from .stored import Stored, from_row, get
+from .kept import STAMP, refresh_summary
+from .stored import Stored, from_row
 
 
 def listing(db: Database, browser: str | None = None, trash: bool = False) -> list[Stored]:
@@ -68,39 +67,18 @@ def _mine(browser: str) -> tuple[str, list]:
     )
 
 
-# What a browser's lists cost to work out over all its matches (the figures kept
-# afresh, how many there are, the filters' choices) is kept by this process
-# under the browser's stamp (see _fingerprint): any write to any of its matches,
-# a match more or fewer, moves it.
-_LISTS = Recent(512)
-
-
-def _fingerprint(db: Database, browser: str) -> tuple:
-    """What moves with any change to the matches a browser lists: its stamp,
-    which triggers move with every write to them, a match more or fewer (schema
-    m011), and the database's generation (a restore starts a new one, whose
-    stamps may repeat). One row, however many matches the browser has."""
-    return tuple(
-        db.execute(
-            "select (select stamp from browser_lists where browser = ?),"
-            " (select user_version from pragma_user_version)",
-            [browser],
-        ).fetchone()
-    )
-
-
 def refresh_list(db: Database, browser: str) -> int:
-    """Fold afresh the matches of a browser whose kept figures are missing or
-    were made by other code (after an upgrade): once, then never again. How
-    many it kept afresh (each moves the browser's stamp)."""
+    """Fold afresh the matches of a browser whose summary is missing or was
+    written by other code (after an upgrade, a restore): once, then never
+    again. How many it wrote afresh."""
     frm, args = _mine(browser)
     stale = db.execute(
-        f"select m.id {frm} and (m.kept is null or m.kept != ? || ':' || m.version)",
+        f"select m.id {frm} and (m.summary is null or json_extract(m.summary, '$.code') is not ?)",
         [*args, STAMP],
     ).fetchall()
     for (match_id,) in stale:
         with contextlib.suppress(DealError):
-            standings(db, get(db, match_id))
+            refresh_summary(db, match_id)
     return len(stale)
 
 
@@ -119,9 +97,7 @@ def summaries(
     The page's rows are read by id once the order has picked them."""
     if not browser:
         return [], 0
-    fingerprint = _fingerprint(db, browser)
-    if _LISTS.get(("fresh", browser, fingerprint), lambda: refresh_list(db, browser)):
-        fingerprint = _fingerprint(db, browser)  # the figures it kept moved the stamp
+    refresh_list(db, browser)
     frm, args = _mine(browser)
     if game:
         frm += " and m.game = ?"
@@ -132,10 +108,7 @@ def summaries(
     if finished is not None:
         frm += " and coalesce(json_extract(m.summary, '$.finished'), 0) = ?"
         args.append(int(finished))
-    total = _LISTS.get(
-        ("count", browser, fingerprint, game, player, finished),
-        lambda: db.execute(f"select count(*) {frm}", args).fetchone()[0],
-    )
+    total = db.execute(f"select count(*) {frm}", args).fetchone()[0]
     ids = [
         r[0]
         for r in db.execute(
@@ -154,7 +127,7 @@ def summaries(
     for r in rows:
         players = json.loads(r["players"])
         kept = json.loads(r["summary"]) if r["summary"] else None
-        fresh = kept is not None and r["kept"] == f"{STAMP}:{r['version']}"
+        fresh = kept is not None and kept.get("code") == STAMP
         out.append(
             Summary(
                 r["pub"],
@@ -176,12 +149,6 @@ def choices(db: Database, browser: str) -> tuple[list[str], list[str]]:
     """The games and the player names among a browser's matches, for its filters."""
     if not browser:
         return [], []
-    return _LISTS.get(
-        ("choices", browser, _fingerprint(db, browser)), lambda: _choices(db, browser)
-    )
-
-
-def _choices(db: Database, browser: str) -> tuple[list[str], list[str]]:
     frm, args = _mine(browser)
     games = [r[0] for r in db.execute(f"select distinct m.game {frm} order by m.game", args)]
     names = [

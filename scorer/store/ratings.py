@@ -76,7 +76,7 @@ def _finished(db: Database, browser: str, season: Season) -> list[Row]:
     first, end = season.bounds
     sql = (
         f"select m.id, m.version, m.created {_SEEN} "
-        "and m.kept = ? || ':' || m.version and json_extract(m.summary, '$.finished') "
+        "and json_extract(m.summary, '$.code') = ? and json_extract(m.summary, '$.finished') "
         "and m.created >= ?"
     )
     args: list = [browser, STAMP, first]

@@ -4,7 +4,6 @@ public id; the edit key checked in constant time."""
 
 from __future__ import annotations
 
-import bisect
 import json
 import secrets
 from dataclasses import dataclass
@@ -13,7 +12,6 @@ from sqlite_utils import Database
 
 from ..i18n import _
 from ..match import Entries, Match
-from ..recent import Recent
 from .db import NotFound
 
 
@@ -31,8 +29,6 @@ class Stored:
     edit_key: str = ""
     created: str = ""
     deleted: str | None = None  # when it went to the trash
-    kept: str | None = None  # the code and version its deals' kept folds were made by
-    points: str | None = None  # every deal's points, kept beside them (JSON)
 
     @property
     def etag(self) -> str:
@@ -78,135 +74,46 @@ def edit_key(db: Database, ref: int | str) -> str:
     return match_row(db, ref)["edit_key"]
 
 
-# The latest deals this process read of each match (by its public id, which no
-# other database has), whatever its version, with the database's generation
-# then and the highest change number (``deals.seq``, moved by triggers with
-# every change to a deal row, schema m010) among its rows: a version it has not
-# read yet (another worker's write) reads only the rows changed since (their
-# ids, places, revisions and entries), not the ids of every deal. A restore
-# makes a new generation (kept.pass_versions): its rows are read afresh.
-LATEST = Recent(256)
-_SEQ = "select coalesce(max(seq), 0) from deals where match_id = ?"
-_ALL = "select id, rev, entry, pos from deals where match_id = ? and deleted is null order by pos"
-_CHANGED = "select id, rev, entry, pos, deleted, seq from deals where match_id = ? and seq > ?"
+_DEALS = "select id, rev, entry from deals where match_id = ? and deleted is null order by pos"
 
 
-@dataclass
-class Deals:
-    """A match's live deals in order, as read: ids, revisions, entries (JSON
-    text), places; and the highest change number of the match's rows then."""
-
-    ids: list[int]
-    revs: list[int]
-    texts: list[str]
-    poss: list[int]
-    seq: int
-
-
-def from_row(db: Database, row: dict, committed: bool = True) -> Stored:
-    """The match of ``row`` with its live deals. ``committed``: what is read is
-    as stored for good (not a write's changes, which may yet be rolled back)."""
-    generation = db.execute("pragma user_version").fetchone()[0]
-    older = LATEST.peek(row["pub"])
-    deals = _deals(db, row["id"], older[1] if older and older[0] == generation else None)
+def from_row(db: Database, row: dict) -> Stored:
+    """The match of ``row`` with its live deals (read in the caller's transaction,
+    if any: see ``get``)."""
+    rows = db.execute(_DEALS, [row["id"]]).fetchall()
     match = Match(
         row["game"],
         json.loads(row["options"]),
         json.loads(row["players"]),
         row["first_dealer"],
-        Entries(deals.texts),
+        Entries([r[2] for r in rows]),
     )
-    stored = Stored(
+    return Stored(
         row["id"],
         match,
         row["version"],
-        deals.ids,
-        deals.revs,
+        [r[0] for r in rows],
+        [r[1] for r in rows],
         row["updated"],
         row["pub"],
         row["edit_key"],
         row["created"],
         row["deleted"],
-        row["kept"],
-        row["points"],
-    )
-    if committed:
-        LATEST.put(row["pub"], (generation, deals))
-    return stored
-
-
-def _deals(db: Database, match_id: int, older: Deals | None) -> Deals:
-    """The live deals: those ``older`` (as read before) holds, with the rows
-    changed since (one statement, from the index deals_seq); or all of them.
-    The deals' lists are never changed in place: a Stored and LATEST share them."""
-    if older is None:
-        seq = db.execute(_SEQ, [match_id]).fetchone()[0]  # first: what changes after is read again
-        rows = db.execute(_ALL, [match_id]).fetchall()
-        return Deals(
-            [r[0] for r in rows],
-            [r[1] for r in rows],
-            [r[2] for r in rows],
-            [r[3] for r in rows],
-            seq,
-        )
-    changed = db.execute(_CHANGED, [match_id, older.seq]).fetchall()
-    if not changed:
-        return older
-    gone = {r[0] for r in changed}
-    # the deals before the first changed place stand as read (the usual change is
-    # at the end: a deal added, the last deleted); the rest are merged by place
-    cut = bisect.bisect_left(older.poss, min(r[3] for r in changed))
-    if not gone.isdisjoint(older.ids[:cut]):  # a row that moved: all merged
-        cut = 0
-    tail = [
-        (older.poss[i], older.ids[i], older.revs[i], older.texts[i])
-        for i in range(cut, len(older.ids))
-        if older.ids[i] not in gone
-    ]
-    tail += [(r[3], r[0], r[1], r[2]) for r in changed if r[4] is None]
-    tail.sort()
-    return Deals(
-        older.ids[:cut] + [t[1] for t in tail],
-        older.revs[:cut] + [t[2] for t in tail],
-        older.texts[:cut] + [t[3] for t in tail],
-        older.poss[:cut] + [t[0] for t in tail],
-        max(older.seq, max(r[5] for r in changed)),
     )
 
 
-# The matches this process read lately, under what their row says of them: the
-# version moves with every change to the match or its deals, ``kept`` when its
-# fold is kept afresh (the rest of the row is in the key too: it is read anyway).
-# A sheet, a poll's redraw or a write at deal 2,000 then reads one row, not
-# 2,000 deals.
-RECENT = Recent(256)
-_KEYED = (
-    "pub",
-    "version",
-    "deleted",
-    "kept",
-    "created",
-    "updated",
-    "players",
-    "options",
-    "first_dealer",
-    "edit_key",
-    "game",
-)
-
-
-def get(db: Database, ref: int | str, trash: bool = False, *, recent: bool | None = None) -> Stored:
+def get(db: Database, ref: int | str, trash: bool = False) -> Stored:
     """The match (by its number inside the store, or its public id) with its live
-    deals in order. Raises NotFound (a match in the trash too, unless ``trash``).
-
-    ``recent``: may it be what this process read lately of the same version? By
-    default, yes outside a write; inside one (which may have changed the deals
-    already, the version not yet) only when the write says so, before it changes
-    anything."""
-    row = match_row(db, ref, trash)
-    if recent is False or (recent is None and db.conn.in_transaction):
-        return from_row(db, row, committed=False)
-    return RECENT.get(tuple(row[c] for c in _KEYED), lambda: from_row(db, row))
+    deals in order, the row and the deals read as one snapshot (another worker's
+    write commits before or after, never between). Raises NotFound (a match in
+    the trash too, unless ``trash``)."""
+    if db.conn.in_transaction:
+        return from_row(db, match_row(db, ref, trash))
+    db.conn.execute("BEGIN")
+    try:
+        return from_row(db, match_row(db, ref, trash))
+    finally:
+        db.conn.execute("COMMIT")
 
 
 def version_of(db: Database, pub: str) -> tuple[int, int]:

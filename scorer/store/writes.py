@@ -1,6 +1,6 @@
 """Every change to a match, each one write transaction: the shared frame (the
 lock, a repeat under an idempotency key answered as the first time, the
-version precondition, the new version, the kept fold), creating a match, a
+version precondition, the new version, the summary, the standings held), creating a match, a
 deal added, edited or deleted as a page's mark names it, the players and
 options, a match to the trash and back. Each change is a line of the history
 (the ``events`` table), never changed, never erased.
@@ -26,9 +26,9 @@ from sqlite_utils import Database
 
 from .. import schema
 from ..i18n import _
-from ..match import COMPACT, Changed, Match, Standings, checked_entry, fold
+from ..match import COMPACT, Changed, Match, Standings, checked_entry, fold, without
 from .db import KeyReused, NotFound, Stale, now, writing
-from .kept import keep_standings, recent_kept
+from .kept import held_after, hold, keep_summary, kept_before
 from .listing import trash_since
 from .stored import Stored, get, match_row
 
@@ -154,6 +154,7 @@ def match_write(
     match as it stands, the version precondition; then the new version, and
     the answer kept under ``key``. The caller returns ``frame.repeat`` if set,
     else ``frame.done(change)`` with the change it made."""
+    held = None
     with writing(db):
         row_id = match_id if isinstance(match_id, int) else match_row(db, match_id, True)["id"]
         if key is not None:
@@ -173,7 +174,7 @@ def match_write(
                     )
                 yield Frame(None, repeat=Change.repeated(rows[0]["reply"]))
                 return
-        stored = get(db, row_id, recent=True)  # nothing is changed yet
+        stored = get(db, row_id)
         if if_version is not None and if_version != stored.version:
             raise Stale(_("the match has changed since that version was read: nothing was stored"))
         frame = Frame(stored)
@@ -185,7 +186,8 @@ def match_write(
         )
         change.version = version
         if change.standings is not None:
-            keep_standings(db, row_id, version, change.standings)
+            keep_summary(db, row_id, change.standings)
+            held = hold(db, stored, change.standings)
         if key is not None:
             db["replies"].insert(
                 {
@@ -196,6 +198,7 @@ def match_write(
                     "at": now(),
                 }
             )
+    held_after(stored.pub, held)  # committed: this version's standings may be read
 
 
 def create(
@@ -246,7 +249,7 @@ def create_all(
 
 def _insert(db: Database, match: Match, kind: str, browser: str | None, began: str | None) -> int:
     """A new match's rows, inside the caller's write: the match, its deals, its
-    kept fold, its first line of the history, who scores it. Returns its row."""
+    summary, its first line of the history, who scores it. Returns its row."""
     stamp = now()
     match_id = (
         db["matches"]
@@ -268,7 +271,7 @@ def _insert(db: Database, match: Match, kind: str, browser: str | None, began: s
     )
     for pos, entry in enumerate(match.deals, start=1):
         db["deals"].insert({"match_id": match_id, "pos": pos, "rev": 1, "entry": dump_entry(entry)})
-    keep_standings(db, match_id, 1, fold(match))
+    keep_summary(db, match_id, fold(match))
     log_event(
         db,
         match_id,
@@ -341,7 +344,7 @@ def add_deal(
 
 def append_deal(db: Database, stored: Stored, raw: Any) -> Change:
     """Store ``raw`` as the next deal, inside a write."""
-    deals, standings = checked_entry(stored.match, raw, kept=recent_kept(db, stored))
+    deals, standings = checked_entry(stored.match, raw, kept=kept_before(stored))
     pos = db.execute(
         "select coalesce(max(pos), 0) + 1 from deals where match_id = ?", [stored.id]
     ).fetchone()[0]
@@ -403,7 +406,7 @@ def replace_deals(db: Database, stored: Stored, entries: dict[int, Any]) -> Chan
     first, m = min(entries), stored.match
     changed = Changed(m.deals, {n - 1: entry for n, entry in entries.items()})
     trial = Match(m.game, m.options, m.players, m.first_dealer, changed)
-    standings = fold(trial, recent_kept(db, stored)[: first - 1])
+    standings = fold(trial, kept_before(stored)[: first - 1])
     checked = standings.rows.entries
     for i in range(first - 1, len(checked)):  # those edited, and later ones now read anew
         if i + 1 in entries or checked[i] != m.deals[i]:
@@ -446,8 +449,8 @@ def delete_deal(
             return frame.repeat
         stored = frame.stored
         number = _target(stored, number, mark)
-        deals = list(stored.match.deals)
-        removed = deals.pop(number - 1)
+        deals = without(stored.match.deals, number - 1)
+        removed = stored.match.deals[number - 1]
         trial = Match(
             stored.match.game,
             stored.match.options,
@@ -455,7 +458,7 @@ def delete_deal(
             stored.match.first_dealer,
             deals,
         )
-        standings = fold(trial, recent_kept(db, stored)[: number - 1])
+        standings = fold(trial, kept_before(stored)[: number - 1])
         deal_id = stored.deal_ids[number - 1]
         db.execute("update deals set deleted = ? where id = ?", [now(), deal_id])
         rest = Stored(
