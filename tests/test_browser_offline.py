@@ -439,9 +439,11 @@ def test_a_deal_typed_again_in_the_place_of_one_thrown_away_goes_first(page, liv
     and saved, it waits behind deal 2 in the phone's queue, and is sent first (deal 2
     waited for it, and it for deal 2, for good)."""
     sheet = start(page, live_server)
+    expect(page.locator("form[data-queued]")).to_have_count(1)  # the queue has the form
     cut_network(page)
     fill_deal(page, [4, 6, 4], 0, 1, 1)  # 14 hearts: the rules say no
     page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
     fill_deal(page, [0, 5, 8], 2, 2, 0)
     page.get_by_role("button", name="Save deal 2").tap()
     restore_network(page)
