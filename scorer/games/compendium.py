@@ -14,6 +14,7 @@ the sheet, and the engine's play rules and derived entry.
 
 from __future__ import annotations
 
+from abc import abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -90,24 +91,26 @@ class Compendium(Game):
 
     # --- the game's data (override) -------------------------------------------------
     @property
-    def sequence(self) -> tuple[Contract, ...]:
-        raise NotImplementedError
+    @abstractmethod
+    def sequence(self) -> tuple[Contract, ...]: ...
 
     @property
-    def tricks(self) -> int:
-        raise NotImplementedError
+    @abstractmethod
+    def tricks(self) -> int: ...
 
+    @abstractmethod
     def worth(self, key: str, contract: Contract) -> int:
         """What one of ``key`` (a count, ``KH``, or a marked trick) is worth in
         ``contract``, as a positive number."""
-        raise NotImplementedError
+        ...
 
+    @abstractmethod
     def marked(self) -> tuple[int, ...]:
         """The numbers of the marked tricks (from 1)."""
-        raise NotImplementedError
+        ...
 
-    def contract_name(self, contract: Contract) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def contract_name(self, contract: Contract) -> Any: ...
 
     def tag(self, contract: Contract, entry: dict) -> str:
         """A few characters beside the deal's number: what it counts (``+`` before
@@ -132,8 +135,8 @@ class Compendium(Game):
             }[contract.counts[0]]
         return words if contract.sign < 0 else join("", ["+", words])
 
-    def rule_notes(self, contract: Contract, dealer: int, eldest: int) -> list[Any]:
-        raise NotImplementedError
+    @abstractmethod
+    def rule_notes(self, contract: Contract, dealer: int, eldest: int) -> list[Any]: ...
 
     def pack_notes(self) -> list[Any]:
         return []
