@@ -7,7 +7,9 @@ K♠ 10, A♠ 7."""
 
 from __future__ import annotations
 
+import json
 import re
+import zipfile
 
 import pytest
 from playwright.sync_api import expect
@@ -229,5 +231,52 @@ def test_an_edit_that_meets_a_delete_with_a_refused_entry_is_put_right_on_its_fo
     go(a, a.get_by_role("button", name="Save changes"))
     go(a, a.get_by_role("button", name="Bring deal 12 back with your entry"))
     assert stored_deals(live_server, sheet) == BEFORE
+    for page in (a, b):
+        page.context.close()
+
+
+def test_a_season_moved_to_another_phone_keeps_its_league(
+    browser, browser_context_args, live_server, tmp_path
+):
+    """The table's row (issue 35): phone A has three matches begun in the same second,
+    each won by another player; it downloads its season ZIP, phone B imports it on
+    its season page. B's league is A's (it differed: the ZIP listed a second's matches
+    latest first, so B rated them the other way round). Black Maria, a heart 1, Q♠ 13,
+    K♠ 10, A♠ 7; each match ends after its one deal (target 20); lowest wins."""
+    names = ["Ala", "Bartek", "Celina"]
+
+    def record(hearts, qs, ks, as_):
+        deal = {"hearts": hearts, "taken_by": {"QS": qs, "KS": ks, "AS": as_}}
+        return {"game": "black_maria", "players": names, "options": {"target": 20}, "deals": [deal]}
+
+    evening = {  # one second, three winners: Celina (3), Ala (3), Bartek (3)
+        "matches/2025-05-10T19-30-05_aaaaaaaaaaaa.json": record([4, 6, 3], 0, 1, 1),
+        "matches/2025-05-10T19-30-05_bbbbbbbbbbbb.json": record([3, 4, 6], 1, 2, 2),
+        "matches/2025-05-10T19-30-05_cccccccccccc.json": record([6, 3, 4], 2, 0, 0),
+    }
+    first = tmp_path / "evening.zip"
+    with zipfile.ZipFile(first, "w") as zf:
+        for name, body in evening.items():
+            zf.writestr(name, json.dumps(body))
+    a, b = (browser.new_context(**browser_context_args).new_page() for _ in range(2))
+
+    def imported(page, path):
+        page.goto(live_server + "/season")
+        page.set_input_files("input[name=season]", str(path))
+        go(page, page.get_by_role("button", name="Import the matches"))
+
+    imported(a, first)
+    a.goto(live_server + "/season")
+    with a.expect_download() as got:
+        a.get_by_role("link", name="Download the season (ZIP)").tap()
+    moved = tmp_path / "moved.zip"
+    got.value.save_as(moved)
+    imported(b, moved)
+
+    def league(page):
+        return page.context.request.get(live_server + "/players/league.csv").text()
+
+    assert league(a) == league(b)
+    assert league(a).count("\n") == 4  # a heading and the three players
     for page in (a, b):
         page.context.close()
