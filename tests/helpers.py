@@ -1,7 +1,10 @@
-"""Small helpers shared by the tests: build a record and replay it."""
+"""Small helpers shared by the tests: build a record and replay it, make a match
+(through the API, the new-match form or a live server) and read a page's hidden
+fields, serve Scorer under gunicorn."""
 
 from __future__ import annotations
 
+import html
 import os
 import random
 import re
@@ -52,6 +55,84 @@ def record(
         "first_dealer": first_dealer,
         "deals": deals,
     }
+
+
+# The same, its spot values set: what new_bm posts.
+BM = {**BLACK_MARIA_FORM, "opt_spot_values": "10-10-10-15"}
+
+
+def made(client, data: dict) -> dict:
+    """A match made through the API (``POST /api/matches``) from ``data``, a record or
+    the API's shorter body; asserts it was made (201) and returns the answer: the
+    record with its id and edit key."""
+    r = client.post("/api/matches", json=data)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.get_json()
+
+
+def create(
+    client, game: str, deals=(), players: int | list = 4, options: dict | None = None
+) -> str:
+    """A match of ``game`` made through the API from ``record(...)``: its id."""
+    return made(client, record(game, list(deals), players, options))["id"]
+
+
+def to_deals(deals=(), of: int = 30) -> dict:
+    """The API's body for a Black Maria match of Ala, Bartek and Celina that ends
+    after ``of`` deals, with ``deals`` in."""
+    return {
+        "game": "black_maria",
+        "players": ["Ala", "Bartek", "Celina"],
+        "options": {"end": "deals", "deals": of},
+        "deals": list(deals),
+    }
+
+
+def new_match(client, deals=(), of: int = 30) -> str:
+    """A Black Maria match of ``of`` deals (``to_deals``) made through the API: its id."""
+    return made(client, to_deals(deals, of))["id"]
+
+
+def new_bm(client, **extra: str) -> str:
+    """A Black Maria match made through the new-match form (``BM``, with ``extra``
+    fields over it), as a phone makes one: its id (this browser scores it)."""
+    r = client.post("/new/black_maria", data={**BM, **extra})
+    assert r.status_code == 302, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def new_game(client, game: str, players: int = 4, **options: str) -> str:
+    """A match of ``game`` made through the new-match form: the first ``players`` of
+    Ala, Bartek, Celina and Darek, Ala dealing first, ``options`` as its opt_ fields;
+    its id."""
+    data = {f"name_{n}": name for n, name in enumerate(NAMES[: min(players, 4)])}
+    data["first_dealer"] = "0"
+    data.update({f"opt_{k}": v for k, v in options.items()})
+    r = client.post(f"/new/{game}", data=data)
+    assert r.status_code == 302, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def served_match(
+    context, live_server: str, game: str, deals=(), players: int | list = 4, options=None
+) -> str:
+    """A match of ``game`` made through the live server's API from ``record(...)``
+    with the browser context's request (its cookie): the address of its sheet."""
+    data = record(game, list(deals), players, options)
+    r = context.request.post(live_server + "/api/matches", data=data)
+    assert r.status == 201, r.text()
+    return f"{live_server}/m/{r.json()['id']}"
+
+
+def hidden(page: str, name: str) -> str:
+    """The value of the page's hidden field ``name``, as the HTML writes it."""
+    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+
+
+def hidden_unescaped(page: str, name: str) -> str:
+    """The value of the page's hidden field ``name`` as the browser reads it
+    (``&quot;`` and the like unescaped)."""
+    return html.unescape(hidden(page, name))
 
 
 def computed(

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from .helpers import served_match
 from .test_browser import shot
-from .test_browser_chart import create
 
 pytestmark = pytest.mark.browser
 
@@ -53,7 +53,7 @@ def test_at_320_px_the_deals_table_names_each_column_distinctly_and_readably(bro
 def test_at_768_px_the_sheet_uses_the_width_and_names_sit_over_their_numbers(browser, live_server):
     context = screen(browser, 768, 1024)
     page = context.new_page()
-    url = create(context, live_server, "hearts", DEALS, 4)
+    url = served_match(context, live_server, "hearts", DEALS, 4)
     page.goto(url)
     totals = page.locator(".totals").bounding_box()
     chart = page.locator("figure.chart").bounding_box()

@@ -88,7 +88,7 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
         page.context.close()
 
 
-def made(page, live_server, options=None) -> tuple[str, str]:
+def made_with_key(page, live_server, options=None) -> tuple[str, str]:
     """A Black Maria match made through the API by this phone (its scorer): the
     sheet's address and the edit key, for another phone's writes."""
     record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"], "deals": []}
@@ -109,7 +109,7 @@ D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
 
 
 def test_an_open_sheet_drops_its_undo_once_another_phone_changes_the_match(page, live_server):
-    sheet, key = made(page, live_server)
+    sheet, key = made_with_key(page, live_server)
     page.goto(sheet)
     fill_deal(page, [4, 6, 3], 0, 1, 1)
     go(page, page.get_by_role("button", name="Save deal 1"))
@@ -127,7 +127,7 @@ def test_an_open_sheet_drops_its_undo_once_another_phone_changes_the_match(page,
 def test_a_deal_entered_again_the_same_leaves_an_open_sheets_undo(page, live_server):
     """Another phone enters deal 1 again, the same: nothing changes, and this open
     sheet, drawn again, still offers its Undo of deal 1."""
-    sheet, key = made(page, live_server)
+    sheet, key = made_with_key(page, live_server)
     page.goto(sheet)
     fill_deal(page, [4, 6, 3], 0, 1, 1)
     go(page, page.get_by_role("button", name="Save deal 1"))
@@ -143,7 +143,7 @@ def test_a_last_deal_typed_as_another_phone_ends_the_match_is_kept(page, live_se
     """Played to 20: this phone types deal 1 while another saves it (Bartek's 23
     ends the match). The sheet says the match is over and keeps what was typed;
     saved, it meets the other entry for a choice."""
-    sheet, key = made(page, live_server, {"target": 20})
+    sheet, key = made_with_key(page, live_server, {"target": 20})
     page.goto(sheet)
     fill_deal(page, [3, 6, 4], 0, 1, 1)
     saved_elsewhere(page, sheet, key, D1)

@@ -32,8 +32,8 @@ from scorer.games import GAMES, EntryError
 from scorer.match import DealError
 from scorer.web.sharing import joining
 
-from .helpers import ROOT, free_port, gunicorn
-from .test_sharing import BM, key_of, made_by
+from .helpers import BM, ROOT, free_port, gunicorn, new_bm
+from .test_sharing import key_of
 
 LAN = "192.168.1.20"
 
@@ -155,7 +155,7 @@ def test_make_runs_first_lines_carry_an_address_that_answers(tmp_path):
 
 def test_share_is_in_a_scorers_top_bar_and_not_a_watchers(app):
     scorer, watcher = app.test_client(), app.test_client()
-    mid = made_by(scorer)
+    mid = new_bm(scorer)
     bar = re.compile(r'<header class="bar">.*?</header>', re.S)
     top = bar.search(scorer.get(f"/m/{mid}").get_data(as_text=True)).group(0)
     assert f'<a class="share-link" href="/m/{mid}/share">Share</a>' in top
@@ -165,7 +165,7 @@ def test_share_is_in_a_scorers_top_bar_and_not_a_watchers(app):
 
 def test_send_and_copy_beside_each_link_and_the_score_link_says_so(app):
     scorer, other = app.test_client(), app.test_client()
-    mid = made_by(scorer)
+    mid = new_bm(scorer)
     page = html.unescape(scorer.get(f"/m/{mid}/share").get_data(as_text=True))
     boxes = re.findall(r'<p class="actions" data-share="([^"]+)"', page)
     assert boxes == links(page)
