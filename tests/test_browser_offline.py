@@ -131,7 +131,7 @@ def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     # the network is back: the deal is sent, the sheet follows without a reload
     restore_network(page)
     # at once when the "online" event finds the line up (0.1 s here), else at the next try
-    # (static/queue.js: RETRY, 5 s), as the other tests here wait
+    # (static/queue.js: RETRY, 5 s on a phone, 0.3 s in the tests: tests/conftest.py)
     expect(note).to_have_text("Deal 1 saved.", timeout=12000)
     expect(page.locator("table.deals tbody tr")).to_have_count(1)
     assert totals(page) == [17, 23, 3]
