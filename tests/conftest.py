@@ -22,6 +22,8 @@ from werkzeug.serving import make_server
 from scorer import create_app
 from scorer.web.access import COOKIE
 
+from .helpers import tool_missing
+
 # `make test` runs each repeated trial a few times, enough to fail on the bug it
 # guards; `make stress` (SCORER_STRESS=1) runs the full counts and the largest
 # cases (marked `stress`, left out of `make test`).
@@ -221,7 +223,7 @@ def quick_queue():
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args, quick_queue):
     if not (os.path.exists(SHELL) and os.path.exists(CHROMIUM)):
-        pytest.skip("Debian's chromium is not installed (make test installs it)")
+        tool_missing("Debian's chromium is not installed (make test installs it)")
     return {
         **browser_type_launch_args,
         "executable_path": SHELL,

@@ -45,7 +45,7 @@ from playwright.sync_api import Error, expect
 
 from scorer import address
 
-from .helpers import ROOT, free_port
+from .helpers import ROOT, free_port, tool_missing
 from .test_browser import go, shot
 from .test_browser_offline import WAITING, cut_network, enter, restore_network
 from .test_browser_sharing import fill_deal
@@ -149,7 +149,7 @@ def verified(port: int, cafile: Path) -> bool:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     if not shutil.which("caddy"):
-        pytest.skip("Debian's caddy is not installed (make test installs it)")
+        tool_missing("Debian's caddy is not installed (make test installs it)")
     folder = tmp_path_factory.mktemp("table")
     app_port, tls_port, http_port = free_port(), free_port(), free_port()
     log = open(folder / "table.log", "w+")  # read while it runs
@@ -218,7 +218,7 @@ def trusting(playwright, browser_type_launch_args, browser_context_args, table, 
     """A browser that trusts the table: its certificate taken from the trust page
     by a browser that did not, as a phone takes it once."""
     if not (shutil.which("certutil") and shutil.which("zbarimg")):
-        pytest.skip("certutil or zbarimg is missing (make test installs them)")
+        tool_missing("certutil or zbarimg is missing (make test installs them)")
     folder = tmp_path_factory.mktemp("phone")
     db = folder / "home" / ".pki" / "nssdb"
     db.mkdir(parents=True)
