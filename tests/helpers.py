@@ -114,15 +114,23 @@ def new_game(client, game: str, players: int = 4, **options: str) -> str:
     return r.headers["Location"].rsplit("/", 1)[1]
 
 
+def served_made(request, live_server: str, data: dict) -> dict:
+    """A match made through the live server's API from ``data`` with a browser's
+    ``request`` (``context.request``: its cookie, so that browser scores it);
+    asserts it was made (201) and returns the answer, the record with its id and
+    edit key. ``live_server`` is "" for a request that has its own base URL."""
+    r = request.post(live_server + "/api/matches", data=data)
+    assert r.status == 201, r.text()
+    return r.json()
+
+
 def served_match(
     context, live_server: str, game: str, deals=(), players: int | list = 4, options=None
 ) -> str:
     """A match of ``game`` made through the live server's API from ``record(...)``
-    with the browser context's request (its cookie): the address of its sheet."""
-    data = record(game, list(deals), players, options)
-    r = context.request.post(live_server + "/api/matches", data=data)
-    assert r.status == 201, r.text()
-    return f"{live_server}/m/{r.json()['id']}"
+    with the browser context's request: the address of its sheet."""
+    made = served_made(context.request, live_server, record(game, list(deals), players, options))
+    return f"{live_server}/m/{made['id']}"
 
 
 def hidden(page: str, name: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import served_match
+from .helpers import served_made, served_match
 from .test_browser import shot, totals
 
 pytestmark = pytest.mark.browser
@@ -179,8 +179,7 @@ def sheet_in(browser, live_server, lang, game):
     )
     page = context.new_page()
     record = {"game": game, "players": LONG_NAMES[lang], "first_dealer": 0, "deals": []}
-    r = context.request.post(live_server + "/api/matches", data=record)
-    page.goto(f"{live_server}/m/{r.json()['id']}")
+    page.goto(f"{live_server}/m/{served_made(context.request, live_server, record)['id']}")
     return context, page
 
 

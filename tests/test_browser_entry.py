@@ -9,6 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .helpers import served_made
 from .test_browser import go, tap_owner, totals
 from .test_browser_games import enter, start
 
@@ -151,7 +152,7 @@ def reopened(page, live_server, ready: bool = False) -> str:
         "options": {"target": 50},
         "deals": deals,
     }
-    made = page.context.request.post(live_server + "/api/matches", data=record).json()
+    made = served_made(page.context.request, live_server, record)
     page.goto(f"{live_server}/m/{made['id']}")
     if ready:
         expect(page.locator("html[data-offline=ready]")).to_have_count(1)

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
+from .helpers import served_made, to_deals
 from .test_browser import go, tap_owner, totals
 from .test_browser_check import start as start_game
 from .test_browser_entry import reopened
@@ -97,9 +98,7 @@ def test_a_sheet_opened_once_opens_again_without_the_network(
         "players": ["Ala", "Bartek", "Celina"],
         "deals": [{"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}],
     }
-    r = maker.request.post(live_server + "/api/matches", data=record)
-    assert r.status == 201, r.text()
-    sheet = f"{live_server}/m/{r.json()['id']}"
+    sheet = f"{live_server}/m/{served_made(maker.request, live_server, record)['id']}"
     maker.close()
     watcher = browser.new_context(**browser_context_args)
     page = watcher.new_page()
@@ -152,9 +151,9 @@ def test_a_sheet_without_a_deal_form_says_what_waits_and_sends_it(page, live_ser
     form's scripts; a deal saved there without the network brings them back with
     it (from what the phone kept), says it waits, and sends it when it can."""
     players = ["Ala", "Bartek", "Celina", "Darek", "Ewa"]
-    made = page.context.request.post(
-        live_server + "/api/matches", data={"game": "black_maria", "players": players}
-    ).json()
+    made = served_made(
+        page.context.request, live_server, {"game": "black_maria", "players": players}
+    )
     sheet = f"{live_server}/m/{made['id']}"
     page.goto(sheet)
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
@@ -472,15 +471,7 @@ def test_offline_the_form_stops_at_the_last_deal_of_a_match_played_to_a_number(p
         {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
         {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
     ]
-    made = page.context.request.post(
-        live_server + "/api/matches",
-        data={
-            "game": "black_maria",
-            "players": ["Ala", "Bartek", "Celina"],
-            "options": {"end": "deals", "deals": 3},
-            "deals": two,
-        },
-    ).json()
+    made = served_made(page.context.request, live_server, to_deals(two, of=3))
     sheet = f"{live_server}/m/{made['id']}"
     page.goto(f"{sheet}/score?key={made['edit_key']}")
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
@@ -525,10 +516,11 @@ def test_a_draft_of_a_deal_saved_elsewhere_comes_back_as_that_deal(page, live_se
     """Deal 1 typed on the sheet's form, not saved; another phone saves deal 1, the
     same. Reloaded, the page is drawn for deal 2, and the draft comes back: as deal 1
     (its number and mark), so that saving it is the same deal 1, never a deal 2."""
-    made = page.context.request.post(
-        live_server + "/api/matches",
-        data={"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]},
-    ).json()
+    made = served_made(
+        page.context.request,
+        live_server,
+        {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]},
+    )
     sheet = f"{live_server}/m/{made['id']}"
     page.goto(f"{sheet}/score?key={made['edit_key']}")
     fill_deal(page, [4, 6, 3], 0, 1, 1)
@@ -561,10 +553,11 @@ def test_a_draft_of_an_earlier_deal_that_asked_other_questions_is_offered_to_ope
     3's came back on deal 4's form (its spades asked of deal 3). Now the page says
     it, and "Open it" shows that deal's own form with what was typed."""
     one = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
-    made = page.context.request.post(
-        live_server + "/api/matches",
-        data={"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": [one]},
-    ).json()
+    made = served_made(
+        page.context.request,
+        live_server,
+        {"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": [one]},
+    )
     sheet = f"{live_server}/m/{made['id']}"
     api = f"{live_server}/api/matches/{made['id']}/deals"
     auth = {"Authorization": f"Bearer {made['edit_key']}"}

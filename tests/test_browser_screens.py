@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import served_match
+from .helpers import served_made, served_match
 from .test_browser import shot
 
 pytestmark = pytest.mark.browser
@@ -30,10 +30,10 @@ def screen(browser, width, height=844):
 def test_at_320_px_the_deals_table_names_each_column_distinctly_and_readably(browser, live_server):
     context = screen(browser, 320)
     page = context.new_page()
-    r = context.request.post(
-        live_server + "/api/matches", data={"game": "hearts", "players": NAMES, "deals": DEALS}
+    made = served_made(
+        context.request, live_server, {"game": "hearts", "players": NAMES, "deals": DEALS}
     )
-    page.goto(f"{live_server}/m/{r.json()['id']}")
+    page.goto(f"{live_server}/m/{made['id']}")
     heads = page.locator("table.deals thead th .short")
     shown = heads.all_inner_texts()
     assert shown == ["Małgo", "Wojci", "Maria", "Wikto"]  # each a prefix of its own name

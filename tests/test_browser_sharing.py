@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from .helpers import served_made
 from .test_browser import go, shot, tap_owner
 
 pytestmark = pytest.mark.browser
@@ -92,10 +93,8 @@ def made_with_key(page, live_server, options=None) -> tuple[str, str]:
     """A Black Maria match made through the API by this phone (its scorer): the
     sheet's address and the edit key, for another phone's writes."""
     record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"], "deals": []}
-    r = page.context.request.post(
-        live_server + "/api/matches", data={**record, "options": options or {}}
-    )
-    return f"{live_server}/m/{r.json()['id']}", r.json()["edit_key"]
+    made = served_made(page.context.request, live_server, {**record, "options": options or {}})
+    return f"{live_server}/m/{made['id']}", made["edit_key"]
 
 
 def saved_elsewhere(page, sheet: str, key: str, entry: dict) -> None:
