@@ -133,6 +133,29 @@ def served_match(
     return f"{live_server}/m/{made['id']}"
 
 
+def go(page, locator) -> None:
+    """Tap a link or button and wait for the page it leads to."""
+    with page.expect_navigation():
+        locator.tap()
+
+
+def start_on_phone(page, live_server: str, game: str, names: list, **options) -> str:
+    """A match of ``game`` started on the new-match form as a phone starts one (the
+    names typed, each option tapped or typed): the address of its sheet."""
+    page.goto(live_server + f"/new/{game}")
+    for s, name in enumerate(names):
+        page.fill(f"#name_{s}", name)
+    for key, value in options.items():
+        if value is True:
+            page.locator(f"#opt_{key}").check()
+        elif key == "target":
+            page.fill(f"#opt_{key}", str(value))
+        else:
+            page.locator(f"label.chip:has(input[name=opt_{key}][value='{value}'])").tap()
+    go(page, page.get_by_role("button", name="Start the match"))
+    return page.url
+
+
 def hidden(page: str, name: str) -> str:
     """The value of the page's hidden field ``name``, as the HTML writes it."""
     return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)

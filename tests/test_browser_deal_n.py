@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import served_made
-from .test_browser import go, shot, tap_owner, totals
+from .helpers import go, served_made
+from .test_browser import shot, tap_owner, totals
 from .test_browser_offline import cut_network, enter, restore_network, start, stored_deals
 from .test_browser_sharing import fill_deal
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import served_made
-from .test_browser import go, shot
+from .helpers import go, served_made
+from .test_browser import shot
 from .test_browser_a11y import serious, small_targets
 
 pytestmark = pytest.mark.browser

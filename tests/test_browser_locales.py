@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import served_made
-from .test_browser import go, shot, tap_owner, totals
+from .helpers import go, served_made
+from .test_browser import shot, tap_owner, totals
 from .test_browser_compendium import fill_first_deal
 
 pytestmark = pytest.mark.browser

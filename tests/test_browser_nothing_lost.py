@@ -17,8 +17,7 @@ from playwright.sync_api import expect
 from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
-from .helpers import served_made
-from .test_browser import go
+from .helpers import go, served_made
 from .test_browser_deal_n import BEFORE, D13, offline_entry, table
 from .test_browser_offline import cut_network, enter, phone, restore_network, start, stored_deals
 from .test_browser_sharing import fill_deal

@@ -16,9 +16,8 @@ from playwright.sync_api import expect
 from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
-from .helpers import served_made, to_deals
-from .test_browser import go, tap_owner, totals
-from .test_browser_check import start as start_game
+from .helpers import go, served_made, start_on_phone, to_deals
+from .test_browser import tap_owner, totals
 from .test_browser_entry import reopened
 from .test_browser_sharing import fill_deal
 
@@ -37,10 +36,7 @@ def stored_deals(live_server, sheet):
 def start(page, live_server):
     """A 3-player Black Maria match; the sheet opened again once the service
     worker is in charge (so it keeps it), as a phone does after a first visit."""
-    page.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        page.fill(f"#name_{s}", name)
-    go(page, page.get_by_role("button", name="Start the match"))
+    start_on_phone(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
     page.reload()
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
@@ -317,11 +313,7 @@ def test_without_a_service_worker_the_deal_waits_on_its_own_form(
     """Plain HTTP on a local network has no service worker: no page opens without the
     network, but a deal saved meanwhile waits on the form itself and is sent later."""
     page = browser.new_context(**browser_context_args, service_workers="block").new_page()
-    page.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        page.fill(f"#name_{s}", name)
-    go(page, page.get_by_role("button", name="Start the match"))
-    sheet = page.url
+    sheet = start_on_phone(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     enter(page)
     deal = page.url
     fill_deal(page, [4, 6, 3], 0, 1, 1)
@@ -346,7 +338,7 @@ def test_a_variety_deal_whose_counts_need_the_server_is_not_kept_half_offline(pa
     (a server step). Offline, that step cannot come: Save says so on the form and keeps
     nothing half-entered in the queue (it waited as deal 1 with no count, and the
     sheet offered deal 2); what was chosen stays on the form."""
-    sheet = start_game(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
+    sheet = start_on_phone(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
     page.goto(sheet + "/deal")
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
     cut_network(page)

@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from .helpers import served_match
-from .test_browser import go, shot
+from .helpers import go, served_match
+from .test_browser import shot
 from .test_browser_a11y import serious, small_targets
 from .test_players import M1, M2, M3, M4, M5
 

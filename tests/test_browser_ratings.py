@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import served_match
-from .test_browser import go, shot
+from .helpers import go, served_match
+from .test_browser import shot
 from .test_browser_a11y import serious, small_targets
 from .test_ratings import M3, M4, M5, M6, MP, bm
 

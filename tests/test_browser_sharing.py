@@ -10,8 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import served_made
-from .test_browser import go, shot, tap_owner
+from .helpers import go, served_made, start_on_phone
+from .test_browser import shot, tap_owner
 
 pytestmark = pytest.mark.browser
 
@@ -25,11 +25,7 @@ def fill_deal(page, hearts, qs, ks, as_):
 
 def test_three_phones_one_match(browser, browser_context_args, live_server):
     a, b, c = (browser.new_context(**browser_context_args).new_page() for _ in range(3))
-    a.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        a.fill(f"#name_{s}", name)
-    go(a, a.get_by_role("button", name="Start the match"))
-    sheet = a.url
+    sheet = start_on_phone(a, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     assert re.search(r"/m/[A-Za-z0-9_-]{12}$", sheet)
 
     # A shares: a watch link for B, a score link for C

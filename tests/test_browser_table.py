@@ -45,8 +45,8 @@ from playwright.sync_api import Error, expect
 
 from scorer import address
 
-from .helpers import ROOT, free_port, tool_missing
-from .test_browser import go, shot
+from .helpers import ROOT, free_port, go, start_on_phone, tool_missing
+from .test_browser import shot
 from .test_browser_offline import WAITING, cut_network, enter, restore_network
 from .test_browser_sharing import fill_deal
 
@@ -276,11 +276,8 @@ def test_a_phone_scans_the_share_page_and_scores_offline_proof_over_https(
     trusting, browser_context_args, table, tmp_path
 ):
     laptop = trusting.new_context(**browser_context_args).new_page()
-    laptop.goto(table.app + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        laptop.fill(f"#name_{s}", name)
-    go(laptop, laptop.get_by_role("button", name="Start the match"))
-    match_id = laptop.url.rsplit("/", 1)[1]
+    sheet = start_on_phone(laptop, table.app, "black_maria", ["Ala", "Bartek", "Celina"])
+    match_id = sheet.rsplit("/", 1)[1]
     share = laptop.locator(".bar .share-link")
     expect(share).to_be_in_viewport()  # a scorer sees it without scrolling
     # a browser with the Web Share API (Chromium on a phone): Send hands the link to it
