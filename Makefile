@@ -12,7 +12,7 @@ CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
 .PHONY: run table links dev test stress format chromium caddy test-tools wrk setup bench soak clean \
-	screenshots catalogs icons
+	screenshots catalogs icons lint-js
 
 setup: $(STAMP) instance build $(COMPILED)
 
@@ -57,6 +57,17 @@ test-tools: chromium caddy
 	  || { apt-get update -q \
 	  && DEBIAN_FRONTEND=noninteractive apt-get install -y -q libnss3-tools zbar-tools openssl; }
 
+# ESLint over static/*.js (eslint.config.js), from the npm registry at the versions
+# package-lock.json names; Node.js and npm from Debian where the machine has none.
+NODE_STAMP := node_modules/.installed
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; }
+	npm ci --no-audit --no-fund --ignore-scripts
+	touch $@
+
+lint-js: $(NODE_STAMP)
+	node_modules/.bin/eslint static/
+
 # Debian's wrk, the HTTP load of bench/serve.py.
 wrk:
 	@command -v wrk >/dev/null || { apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q wrk; }
@@ -81,13 +92,14 @@ links: setup
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
 
-# The linter and the formatter's check first (pyproject's [tool.ruff]), then every test
+# The linters and the formatter's check first (pyproject's [tool.ruff], eslint.config.js), then every test
 # on both cores (pytest-xdist, a file to a worker, longest first as tests/conftest.py's
 # LONGEST orders them); repeated trials a few times each (enough to fail on the bug each
 # guards).
-test: setup test-tools
+test: setup test-tools $(NODE_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	node_modules/.bin/eslint static/
 	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not stress"
 
 # The full counts (100 stale pages, 50 races a pair, 100 two-phone races, the table
@@ -123,4 +135,4 @@ bench: setup chromium wrk
 	$(BIN)/python bench/serve.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info $(COMPILED)
+	rm -rf $(VENV) node_modules build *.egg-info $(COMPILED)

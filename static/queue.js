@@ -27,7 +27,9 @@
   var TOLD = "scorer.told";    // what was said, carried to the choice page it went on to
   var SEEN = "scorer.seen";    // per match (its sheet's address): the newest next-deal mark shown
   var DRAFT_DAYS = 1;          // an older draft is dropped, not brought back
-  var RETRY = 5000;            // ms between tries while something waits
+  // ms between tries while something waits: 5 s on a phone; the browser tests set
+  // window.SCORER_QUEUE_RETRY before any script runs (tests/conftest.py), not to wait
+  var RETRY = window.SCORER_QUEUE_RETRY > 0 ? window.SCORER_QUEUE_RETRY : 5000;
   var PATIENCE = 20000;        // ms without an answer before an entry waits (a bad line)
 
   var restored = false; // this page's form got back a draft

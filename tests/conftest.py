@@ -16,10 +16,13 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import settings
 from jinja2 import BytecodeCache
+from playwright.sync_api import Browser, BrowserType
 from werkzeug.serving import make_server
 
 from scorer import create_app
 from scorer.web.access import COOKIE
+
+from .helpers import tool_missing
 
 # `make test` runs each repeated trial a few times, enough to fail on the bug it
 # guards; `make stress` (SCORER_STRESS=1) runs the full counts and the largest
@@ -189,10 +192,38 @@ def csrf_client(tmp_path, migrated):
 SHELL, CHROMIUM = "/usr/bin/chromium-headless-shell", "/usr/bin/chromium"
 
 
+# static/queue.js tries again what waits on a phone every 5 s (RETRY); in the browser
+# tests every 0.3 s, so that a test waits a moment, not seconds, for "the queue's next
+# try". Set on each page before its scripts run: Playwright's add_init_script.
+QUEUE_RETRY = 300  # ms
+
+
 @pytest.fixture(scope="session")
-def browser_type_launch_args(browser_type_launch_args):
+def quick_queue():
+    """Every browser context the tests open (Browser.new_context, which pytest-playwright's
+    context and page use too, and BrowserType.launch_persistent_context) sets
+    window.SCORER_QUEUE_RETRY on its pages before their scripts run."""
+    script = f"window.SCORER_QUEUE_RETRY = {QUEUE_RETRY};"
+    new_context, persistent = Browser.new_context, BrowserType.launch_persistent_context
+
+    def quick(context):
+        context.add_init_script(script)
+        return context
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Browser, "new_context", lambda *a, **kw: quick(new_context(*a, **kw)))
+        patch.setattr(
+            BrowserType,
+            "launch_persistent_context",
+            lambda *a, **kw: quick(persistent(*a, **kw)),
+        )
+        yield
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args, quick_queue):
     if not (os.path.exists(SHELL) and os.path.exists(CHROMIUM)):
-        pytest.skip("Debian's chromium is not installed (make test installs it)")
+        tool_missing("Debian's chromium is not installed (make test installs it)")
     return {
         **browser_type_launch_args,
         "executable_path": SHELL,

@@ -1,7 +1,10 @@
-"""Small helpers shared by the tests: build a record and replay it."""
+"""Small helpers shared by the tests: build a record and replay it, make a match
+(through the API, the new-match form or a live server) and read a page's hidden
+fields, serve Scorer under gunicorn."""
 
 from __future__ import annotations
 
+import html
 import os
 import random
 import re
@@ -12,6 +15,7 @@ import sys
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
@@ -52,6 +56,115 @@ def record(
         "first_dealer": first_dealer,
         "deals": deals,
     }
+
+
+# The same, its spot values set: what new_bm posts.
+BM = {**BLACK_MARIA_FORM, "opt_spot_values": "10-10-10-15"}
+
+
+def made(client, data: dict) -> dict:
+    """A match made through the API (``POST /api/matches``) from ``data``, a record or
+    the API's shorter body; asserts it was made (201) and returns the answer: the
+    record with its id and edit key."""
+    r = client.post("/api/matches", json=data)
+    assert r.status_code == 201, r.get_data(as_text=True)
+    return r.get_json()
+
+
+def create(
+    client, game: str, deals=(), players: int | list = 4, options: dict | None = None
+) -> str:
+    """A match of ``game`` made through the API from ``record(...)``: its id."""
+    return made(client, record(game, list(deals), players, options))["id"]
+
+
+def to_deals(deals=(), of: int = 30) -> dict:
+    """The API's body for a Black Maria match of Ala, Bartek and Celina that ends
+    after ``of`` deals, with ``deals`` in."""
+    return {
+        "game": "black_maria",
+        "players": ["Ala", "Bartek", "Celina"],
+        "options": {"end": "deals", "deals": of},
+        "deals": list(deals),
+    }
+
+
+def new_match(client, deals=(), of: int = 30) -> str:
+    """A Black Maria match of ``of`` deals (``to_deals``) made through the API: its id."""
+    return made(client, to_deals(deals, of))["id"]
+
+
+def new_bm(client, **extra: str) -> str:
+    """A Black Maria match made through the new-match form (``BM``, with ``extra``
+    fields over it), as a phone makes one: its id (this browser scores it)."""
+    r = client.post("/new/black_maria", data={**BM, **extra})
+    assert r.status_code == 302, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def new_game(client, game: str, players: int = 4, **options: str) -> str:
+    """A match of ``game`` made through the new-match form: the first ``players`` of
+    Ala, Bartek, Celina and Darek, Ala dealing first, ``options`` as its opt_ fields;
+    its id."""
+    data = {f"name_{n}": name for n, name in enumerate(NAMES[: min(players, 4)])}
+    data["first_dealer"] = "0"
+    data.update({f"opt_{k}": v for k, v in options.items()})
+    r = client.post(f"/new/{game}", data=data)
+    assert r.status_code == 302, r.get_data(as_text=True)
+    return r.headers["Location"].rsplit("/", 1)[1]
+
+
+def served_made(request, live_server: str, data: dict) -> dict:
+    """A match made through the live server's API from ``data`` with a browser's
+    ``request`` (``context.request``: its cookie, so that browser scores it);
+    asserts it was made (201) and returns the answer, the record with its id and
+    edit key. ``live_server`` is "" for a request that has its own base URL."""
+    r = request.post(live_server + "/api/matches", data=data)
+    assert r.status == 201, r.text()
+    return r.json()
+
+
+def served_match(
+    context, live_server: str, game: str, deals=(), players: int | list = 4, options=None
+) -> str:
+    """A match of ``game`` made through the live server's API from ``record(...)``
+    with the browser context's request: the address of its sheet."""
+    made = served_made(context.request, live_server, record(game, list(deals), players, options))
+    return f"{live_server}/m/{made['id']}"
+
+
+def go(page, locator) -> None:
+    """Tap a link or button and wait for the page it leads to."""
+    with page.expect_navigation():
+        locator.tap()
+
+
+def start_on_phone(page, live_server: str, game: str, names: list, **options) -> str:
+    """A match of ``game`` started on the new-match form as a phone starts one (the
+    names typed, each option tapped or typed): the address of its sheet."""
+    page.goto(live_server + f"/new/{game}")
+    for s, name in enumerate(names):
+        page.fill(f"#name_{s}", name)
+    for key, value in options.items():
+        if value is True:
+            page.locator(f"#opt_{key}").check()
+        elif key == "target":
+            page.fill(f"#opt_{key}", str(value))
+        else:
+            page.locator(f"label.chip:has(input[name=opt_{key}][value='{value}'])").tap()
+    go(page, page.get_by_role("button", name="Start the match"))
+    return page.url
+
+
+def hidden(page: str, name: str) -> str:
+    """The value of the page's hidden field ``name``, as the HTML writes it."""
+    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
+
+
+def hidden_unescaped(page: str, name: str) -> str:
+    """The value of the page's hidden field ``name`` as the browser reads it
+    (``&quot;`` and the like unescaped)."""
+    return html.unescape(hidden(page, name))
 
 
 def computed(
@@ -206,6 +319,16 @@ def gunicorn(tmp_path: Path, workers: int = 1, **settings: str):
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
         log.seek(0)
+
+
+def tool_missing(reason: str) -> NoReturn:
+    """A tool `make test` installs (Debian's Chromium, Caddy, certutil, zbarimg,
+    openssl) is not here: the test is skipped where pytest is run by hand, and fails
+    where the environment says CI (CI=true, as CI services set it), where a skip
+    would let a run pass whose test never ran."""
+    if os.environ.get("CI", "").lower() not in ("", "0", "false"):
+        pytest.fail(f"{reason}; under CI every test runs", pytrace=False)
+    pytest.skip(reason)
 
 
 def short_busy_wait(monkeypatch, seconds: float) -> None:

@@ -6,20 +6,18 @@ import re
 
 import pytest
 
+from .helpers import made
 from .test_record import EXAMPLE
 
 D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 D2 = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
 
 
-def create(client, record=None):
-    r = client.post("/api/matches", json=record or {**EXAMPLE, "deals": []})
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()
+EMPTY = {**EXAMPLE, "deals": []}  # the example's match before its first deal
 
 
 def test_create_read_add_edit_delete(client):
-    rec = create(client, EXAMPLE)
+    rec = made(client, EXAMPLE)
     mid = rec["id"]
     assert rec["computed"]["totals"] == [24, 28, 34]
     assert rec["players"] == ["Ala", "Bartek", "Celina"]
@@ -48,7 +46,7 @@ def test_not_json_is_415(client):
         "/api/matches", data="game=hearts", content_type="application/x-www-form-urlencoded"
     )
     assert r.status_code == 415 and "error" in r.get_json()
-    mid = create(client)["id"]
+    mid = made(client, EMPTY)["id"]
     r = client.post(f"/api/matches/{mid}/deals", data="{}", content_type="text/plain")
     assert r.status_code == 415
 
@@ -61,7 +59,7 @@ def test_broken_json_is_400(client):
 
 
 def test_text_that_is_not_valid_unicode_is_400(client):
-    mid = create(client)["id"]
+    mid = made(client, EMPTY)["id"]
     for body in ['{"\\ud800": 1}', '{"hearts": "\\udfff"}']:
         r = client.post(f"/api/matches/{mid}/deals", data=body, content_type="application/json")
         assert r.status_code == 400 and "not valid Unicode" in r.get_json()["error"]
@@ -102,7 +100,7 @@ def test_bad_records_are_400_and_store_nothing(client, record, message):
     ],
 )
 def test_bad_deals_are_400_and_store_nothing(client, deal, message):
-    mid = create(client, {**EXAMPLE, "deals": [D1]})["id"]
+    mid = made(client, {**EXAMPLE, "deals": [D1]})["id"]
     r = client.post(f"/api/matches/{mid}/deals", json=deal)
     assert r.status_code == 400 and message in r.get_json()["error"]
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [D1]
@@ -110,7 +108,7 @@ def test_bad_deals_are_400_and_store_nothing(client, deal, message):
 
 def test_a_deal_after_the_end_is_refused(client):
     everything = {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}
-    mid = create(client, {**EXAMPLE, "deals": [everything] * 3})["id"]
+    mid = made(client, {**EXAMPLE, "deals": [everything] * 3})["id"]
     rec = client.get(f"/api/matches/{mid}").get_json()
     assert rec["computed"]["finished"] and rec["computed"]["winners"] == [1, 2]
     r = client.post(f"/api/matches/{mid}/deals", json=D1)
@@ -122,7 +120,7 @@ def test_unknown_match_and_deal_are_404(client):
     assert client.get("/api/matches/5").get_json()["error"]
     assert client.post("/api/matches/5/deals", json=D1).status_code == 404
     assert client.get("/api/matches/123456789012345678901234567890").status_code == 404
-    mid = create(client)["id"]
+    mid = made(client, EMPTY)["id"]
     assert client.put(f"/api/matches/{mid}/deals/1", json=D1).status_code == 404
     assert client.delete(f"/api/matches/{mid}/deals/0").status_code == 404
     assert client.patch(f"/api/matches/{mid}/deals/1", json=D1).status_code == 405
@@ -139,8 +137,8 @@ def test_history_names_each_kind_and_the_line_an_undo_took_back(client):
     that names the line it undid, by its place in the list (4, counted from 1).
     (The history page offers Undo on every line; the latest first.) Another match
     made first, so that the place is not the change's number in the store."""
-    create(client, EXAMPLE)
-    mid = create(client)["id"]
+    made(client, EXAMPLE)
+    mid = made(client, EMPTY)["id"]
     client.post(f"/api/matches/{mid}/deals", json=D1)
     client.post(f"/api/matches/{mid}/deals", json=D2)
     client.put(f"/api/matches/{mid}/deals/1", json=D2)

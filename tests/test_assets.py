@@ -13,6 +13,8 @@ import brotli
 
 from scorer import assets
 
+from .helpers import NAMES, made
+
 STATIC = Path(__file__).resolve().parent.parent / "static"
 GZIP = {"Accept-Encoding": "gzip"}
 
@@ -67,8 +69,8 @@ def test_a_deal_form_s_style_sheet_and_scripts_come_only_to_a_page_with_one(clie
         sheets = re.findall(r'<link rel="stylesheet" href="/static/([a-z]+)\.', page)
         return sheets, scripts
 
-    three = new_match(client, ["Ala", "Bartek", "Celina"])  # the form fits the sheet
-    five = new_match(client, ["Ala", "Bartek", "Celina", "Darek", "Ewa"])  # it does not
+    three = made(client, {"game": "black_maria", "players": NAMES[:3]})["id"]  # the form fits
+    five = made(client, {"game": "black_maria", "players": NAMES[:5]})["id"]  # it does not
     both = (["scorer", "forms"], ["app", "forms"])
     assert files(f"/m/{three}") == both
     assert files(f"/m/{three}/deal") == (["scorer", "forms"], ["htmx", "taps", "app", "forms"])
@@ -83,11 +85,6 @@ def test_a_deal_form_s_style_sheet_and_scripts_come_only_to_a_page_with_one(clie
     assert client.get(linked(page, "forms.css")).data == served("forms.css")
     assert set(assets.BUNDLES["forms.js"]) == {"entry.js", "pad.js", "queue.js"}
     assert not set(assets.BUNDLES["forms.js"]) & set(assets.BUNDLES["app.js"])
-
-
-def new_match(client, players: list[str]) -> str:
-    made = client.post("/api/matches", json={"game": "black_maria", "players": players})
-    return made.get_json()["id"]
 
 
 def test_scripts_and_style_sheets_lose_their_comments_and_spaces():

@@ -12,22 +12,10 @@ import pytest
 
 from scorer import backup, create_app, schema, store
 
+from .helpers import new_match
+
 FIXTURE = Path(__file__).parent / "fixtures" / "v1.db"
 DEAL = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
-
-
-def new_match(client, deals=(), of: int = 300):
-    """A Black Maria match of ``of`` deals with ``deals`` in; its id."""
-    r = client.post(
-        "/api/matches",
-        json={
-            "game": "black_maria",
-            "players": ["Ala", "Bartek", "Celina"],
-            "options": {"end": "deals", "deals": of},
-            "deals": list(deals),
-        },
-    )
-    return r.get_json()["id"]
 
 
 def deals_in(path, match_id) -> int:
@@ -43,7 +31,7 @@ def deals_in(path, match_id) -> int:
 
 
 def test_a_backup_taken_while_deals_are_written_is_whole(app, client, tmp_path):
-    mid = new_match(client)
+    mid = new_match(client, of=300)
     done = threading.Event()
 
     def write():
@@ -65,10 +53,10 @@ def test_a_backup_taken_while_deals_are_written_is_whole(app, client, tmp_path):
 
 
 def test_restore_puts_a_copy_back_and_keeps_what_was_there(app, client, tmp_path):
-    mid = new_match(client, [DEAL])
+    mid = new_match(client, [DEAL], of=300)
     copy = backup.backup(app.config["DATABASE"], tmp_path / "copy.db")
     client.post(f"/api/matches/{mid}/deals", json=DEAL)
-    other = new_match(client)
+    other = new_match(client, of=300)
     kept = backup.restore(app.config["DATABASE"], copy, tmp_path / "backups")
     # the running app reads the copy's content
     assert len(client.get(f"/api/matches/{mid}").get_json()["deals"]) == 1
@@ -86,7 +74,7 @@ def test_restore_puts_a_copy_back_and_keeps_what_was_there(app, client, tmp_path
     ],
 )
 def test_restore_refuses_what_is_not_a_good_copy(app, client, tmp_path, make, message):
-    mid = new_match(client, [DEAL])
+    mid = new_match(client, [DEAL], of=300)
     bad = tmp_path / "bad.db"
     make(bad)
     with pytest.raises(backup.BackupError, match=message):
@@ -95,7 +83,7 @@ def test_restore_refuses_what_is_not_a_good_copy(app, client, tmp_path, make, me
 
 
 def test_restore_refuses_a_damaged_copy(app, client, tmp_path):
-    new_match(client, [DEAL] * 50)
+    new_match(client, [DEAL] * 50, of=300)
     copy = backup.backup(app.config["DATABASE"], tmp_path / "copy.db")
     data = bytearray(copy.read_bytes())
     page = 4096
@@ -132,7 +120,7 @@ def test_daily_copies_one_a_day_the_last_seven(app, tmp_path):
 
 
 def test_the_cli_backs_up_and_restores(app, client, tmp_path):
-    mid = new_match(client, [DEAL])
+    mid = new_match(client, [DEAL], of=300)
     runner = app.test_cli_runner()
     target = tmp_path / "cli.db"
     r = runner.invoke(args=["backup", str(target)])
@@ -229,7 +217,7 @@ def test_restore_refuses_a_copy_whose_rows_the_pages_cannot_read(
     conn.execute(sql, args)
     conn.commit()
     conn.close()
-    other = new_match(client, [DEAL])  # after the copy: a restore would drop it
+    other = new_match(client, [DEAL], of=300)  # after the copy: a restore would drop it
     r = app.test_cli_runner().invoke(args=["restore", str(copy)])
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.exception
     assert f"nothing restored: in {copy}, match {mid} cannot be read (" in r.output

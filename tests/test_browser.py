@@ -14,6 +14,8 @@ from scorer.engine import RANDOM, play_deal
 from scorer.games import GAMES
 from scorer.match import Match, fold
 
+from .helpers import go, start_on_phone
+
 pytestmark = pytest.mark.browser
 # `make screenshots` writes the docs' phone pictures into docs/ (SCORER_SHOTS); make test
 # takes none (a full-page picture costs a quarter of a second or more).
@@ -29,12 +31,6 @@ def shot(target, name: str, **options) -> None:
 
 def totals(page):
     return [int(t) for t in page.locator(".totals .points").all_inner_texts()]
-
-
-def go(page, locator):
-    """Tap a link or button and wait for the page it leads to."""
-    with page.expect_navigation():
-        locator.tap()
 
 
 def tap_owner(page, card, seat):
@@ -125,11 +121,9 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
 
 
 def test_entry_form_on_a_phone_has_big_targets(page, live_server):
-    page.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        page.fill(f"#name_{s}", name)
-    go(page, page.get_by_role("button", name="Start the match"))
-    page.goto(page.url + "/deal")
+    page.goto(
+        start_on_phone(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"]) + "/deal"
+    )
     # the number pad: 2 for Ala, 1 for Bartek; Celina is filled in (13 - 3 = 10)
     pad = page.locator("[data-pad]")
     pad.get_by_role("button", name="2", exact=True).tap()
@@ -165,10 +159,7 @@ def test_check_a_black_maria_deal_trick_by_trick_and_save(page_without_js, live_
     ]
     assert sum(expected) == 43
 
-    page.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(names):
-        page.fill(f"#name_{s}", name)
-    go(page, page.get_by_role("button", name="Start the match"))
+    start_on_phone(page, live_server, "black_maria", names)
     enter_next(page)
     # a quick entry that gets Celina's hearts wrong: all 13 hearts to Ala
     page.fill("#hearts__0", "13")

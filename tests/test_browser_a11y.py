@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
-from .helpers import record
+from .helpers import served_match
 
 pytestmark = pytest.mark.browser
 
@@ -20,11 +20,7 @@ THE_END = [*BLACK_MARIA, {"hearts": [0, 0, 13], "taken_by": {"QS": 2, "KS": 2, "
 
 
 def match(context, live_server, deals, **options) -> str:
-    data = record("black_maria", deals, 3)
-    data["options"] = options
-    r = context.request.post(live_server + "/api/matches", data=data)
-    assert r.status == 201, r.text()
-    return f"{live_server}/m/{r.json()['id']}"
+    return served_match(context, live_server, "black_maria", deals, 3, options)
 
 
 def pages(context, live_server) -> dict[str, str]:

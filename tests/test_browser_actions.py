@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import pytest
 
+from .helpers import served_made, served_match
 from .test_browser import shot, totals
-from .test_browser_chart import create
 
 pytestmark = pytest.mark.browser
 HEIGHT = 844
@@ -65,7 +65,7 @@ def columns(page, selector) -> list[float]:
 def test_a_black_maria_deal_in_6_actions_from_the_sheet(page, live_server):
     # deal 1: A 4♥ Q♠ = 17, B 6♥ K♠ A♠ = 23, C 3♥ = 3
     deal = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
-    page.goto(create(page.context, live_server, "black_maria", [deal], 3))
+    page.goto(served_match(page.context, live_server, "black_maria", [deal], 3))
     assert page.get_by_role("link", name="Enter deal 2").count() == 0  # the form is here
     shot(page, "sheet-entry-phone.png")
     # a player's chips line up: the same column in every row, under that player's count
@@ -88,7 +88,7 @@ def test_a_black_maria_deal_in_6_actions_from_the_sheet(page, live_server):
 def test_a_hearts_deal_in_5_actions_from_the_sheet(page, live_server):
     # deal 1: A took 13 hearts and Q♠: the moon, 0 to A, 26 to the others
     deal = {"hearts": [13, 0, 0, 0], "taken_by": {"QS": 0}}
-    page.goto(create(page.context, live_server, "hearts", [deal], 4))
+    page.goto(served_match(page.context, live_server, "hearts", [deal], 4))
     act = Actions(page)
     # deal 2: A 3, B 4, C 5 hearts, D the 1 left over; C Q♠: 3, 4, 18, 1
     act.pad(3, 4, 5)
@@ -99,7 +99,7 @@ def test_a_hearts_deal_in_5_actions_from_the_sheet(page, live_server):
 
 
 def test_metamorphosis_deal_1_in_10_actions_with_no_scroll(page, live_server):
-    page.goto(create(page.context, live_server, "metamorphosis", [], 3))
+    page.goto(served_match(page.context, live_server, "metamorphosis", [], 3))
     act = Actions(page)
     act.tap(page.get_by_role("link", name="Enter deal 1"), navigates=True)
     shot(page, "deal-metamorphosis-phone.png")
@@ -116,7 +116,7 @@ def test_metamorphosis_deal_1_in_10_actions_with_no_scroll(page, live_server):
 
 
 def test_the_pad_writes_where_the_outline_is_and_a_tap_moves_it(page, live_server):
-    page.goto(create(page.context, live_server, "black_maria", [], 3))
+    page.goto(served_match(page.context, live_server, "black_maria", [], 3))
     pad = page.locator("[data-pad]")
     assert page.locator("input.current").get_attribute("id") == "hearts__0"
     assert pad.get_attribute("aria-label") == "Hearts taken: Ala"
@@ -147,7 +147,7 @@ def test_the_sheet_form_works_without_javascript(browser, browser_context_args, 
     context = browser.new_context(**browser_context_args, java_script_enabled=False)
     page = context.new_page()
     deal = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
-    page.goto(create(context, live_server, "black_maria", [deal], 3))
+    page.goto(served_match(context, live_server, "black_maria", [deal], 3))
     assert not page.locator("[data-pad]").is_visible()  # typed instead
     assert page.get_attribute("#hearts__0", "inputmode") == "numeric"
     # deal 2: A 2♥ = 2, B 1♥ Q♠ = 14, C 10♥ K♠ A♠ = 27 (left blank: the server fills it)
@@ -179,8 +179,7 @@ def sheet_in(browser, live_server, lang, game):
     )
     page = context.new_page()
     record = {"game": game, "players": LONG_NAMES[lang], "first_dealer": 0, "deals": []}
-    r = context.request.post(live_server + "/api/matches", data=record)
-    page.goto(f"{live_server}/m/{r.json()['id']}")
+    page.goto(f"{live_server}/m/{served_made(context.request, live_server, record)['id']}")
     return context, page
 
 

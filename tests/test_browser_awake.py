@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser_games import start
+from .helpers import start_on_phone
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def page(full_chromium, browser_context_args):
 
 
 def test_keep_the_screen_on_is_a_remembered_switch(page, live_server):
-    start(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
+    start_on_phone(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
     switch = page.get_by_role("switch", name="Keep the screen on")
     assert switch.is_visible() and not switch.is_checked()
     assert state(page) == "off"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import record
+from .helpers import record, served_match
 from .test_browser import shot
 
 pytestmark = pytest.mark.browser
@@ -31,12 +31,6 @@ ROUND = [
 METAMORPHOSIS = ROUND * 3  # three rounds of four deals: the whole match for 3 players
 
 
-def create(context, live_server, game, deals, players) -> str:
-    r = context.request.post(live_server + "/api/matches", data=record(game, deals, players))
-    assert r.status == 201, r.text()
-    return f"{live_server}/m/{r.json()['id']}"
-
-
 @pytest.mark.parametrize(
     "game, deals, players, scheme",
     [("hearts", HEARTS, 4, "light"), ("metamorphosis", METAMORPHOSIS, 3, "dark")],
@@ -52,7 +46,7 @@ def test_the_chart_fits_a_320_px_phone(
         color_scheme=scheme,
     )
     page = context.new_page()
-    page.goto(create(context, live_server, game, deals, players))
+    page.goto(served_match(context, live_server, game, deals, players))
     chart = page.locator("figure.chart")
     chart.scroll_into_view_if_needed()
     assert page.locator("figure.chart svg.chart-svg path").count() == players
@@ -73,5 +67,5 @@ def test_the_chart_fits_a_320_px_phone(
 
 
 def test_chart_on_a_phone_for_the_readme(page, live_server):
-    page.goto(create(page.context, live_server, "hearts", HEARTS, 4))
+    page.goto(served_match(page.context, live_server, "hearts", HEARTS, 4))
     shot(page.locator("figure.chart"), "chart-phone.png")

@@ -15,20 +15,13 @@ from scorer.engine import RANDOM, play_deal
 from scorer.games import GAMES
 from scorer.match import Match, fold
 
-from .test_browser import go, shot, totals
+from .helpers import go, start_on_phone
+from .test_browser import shot, totals
 
 pytestmark = pytest.mark.browser
 
 HEARTS = ["Ala", "Bartek", "Celina", "Dorota"]
 VARIETY = ["Ala", "Bartek", "Celina", "Darek"]
-
-
-def start(page, live_server, game, names) -> str:
-    page.goto(f"{live_server}/new/{game}")
-    for s, name in enumerate(names):
-        page.fill(f"#name_{s}", name)
-    go(page, page.get_by_role("button", name="Start the match"))
-    return page.url
 
 
 def hearts_deal(seed: int):
@@ -64,7 +57,7 @@ def tap_card(page, k: int, seat: int, c: str) -> None:
 
 def test_a_hearts_deal_in_52_card_taps_and_save_with_no_reload_and_no_scroll(page, live_server):
     played, points = hearts_deal(5)
-    page.goto(start(page, live_server, "hearts", HEARTS) + "/check")
+    page.goto(start_on_phone(page, live_server, "hearts", HEARTS) + "/check")
     loads = watch_loads(page)
     picker = page.locator(".deck")
     taps = 0
@@ -92,7 +85,7 @@ def test_a_hearts_deal_in_52_card_taps_and_save_with_no_reload_and_no_scroll(pag
 def test_quick_taps_wait_their_turn(page, live_server):
     """Taps faster than the answers: each waits for the page the one before leaves."""
     played, _points = hearts_deal(5)
-    page.goto(start(page, live_server, "hearts", HEARTS) + "/check")
+    page.goto(start_on_phone(page, live_server, "hearts", HEARTS) + "/check")
     cards = [c for trick in played.tricks[:2] for _seat, c in trick]
     tap_card(page, 0, played.tricks[0][0][0], cards[0])
     expect(page.locator("input[name=play]")).to_have_value(re.compile(f'"{cards[0]}"'))
@@ -123,7 +116,7 @@ def test_the_check_at_320_px_cuts_nothing_off(browser, browser_context_args, liv
     )
     page = context.new_page()
     played, _points = hearts_deal(5)
-    page.goto(start(page, live_server, "hearts", HEARTS) + "/check")
+    page.goto(start_on_phone(page, live_server, "hearts", HEARTS) + "/check")
     for k, (seat, c) in enumerate(played.tricks[0]):
         tap_card(page, k, seat, c)
         expect(page.locator("input[name=play]")).to_have_value(re.compile(f'"{c}"'))
@@ -151,7 +144,7 @@ def test_the_check_at_320_px_cuts_nothing_off(browser, browser_context_args, liv
 
 
 def test_the_auction_one_tap_a_call_without_reloads(page, live_server):
-    page.goto(start(page, live_server, "variety", VARIETY) + "/deal")
+    page.goto(start_on_phone(page, live_server, "variety", VARIETY) + "/deal")
     # the eight types on the first screen; the auction's rules one tap away
     for value in range(1, 9):
         expect(page.locator(f"button.call[value='{value}']")).to_be_in_viewport(ratio=1)
@@ -197,7 +190,7 @@ def test_an_auction_not_tracked_takes_its_type_and_attackers_without_a_reload(pa
     needs come in place, with the pad. The attackers took two black tens and jacks
     and one red: +10 - 5 = +5 each; the defenders two black and three red: +10 - 15
     = -5 each; the attackers scored more, so no +10 to the defenders (RULES.md)."""
-    page.goto(start(page, live_server, "variety", VARIETY) + "/deal")
+    page.goto(start_on_phone(page, live_server, "variety", VARIETY) + "/deal")
     loads = watch_loads(page)
     page.locator("label.chip:has(input[name=contract][value='5'])").tap()
     page.locator("label.chip:has(input[name=attackers__0][value='0'])").tap()

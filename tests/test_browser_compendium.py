@@ -7,8 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from .helpers import start_on_phone
 from .test_browser import shot, totals
-from .test_browser_games import enter, save, start, tap
+from .test_browser_games import enter, save, tap
 
 pytestmark = pytest.mark.browser
 
@@ -30,7 +31,7 @@ def fill_first_deal(page):
 
 
 def test_metamorphosis_round_with_declarations(page, live_server):
-    start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
+    start_on_phone(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
     assert "Deal 1 (round 1, deal 1 of 4)" in facts(page) and "Bartek leads" in facts(page)
     # deal 1: declarations Ala A, Bartek 2, Celina A; tricks 3, 5, (4); clubs 3, 5, 0
     # → -12, -20, 0; Celina wins the deal she declared: +10
@@ -119,7 +120,7 @@ RUNNING = [
 def test_variety_full_game_with_auctions(page_without_js, live_server):
     """Each call a form post, as without JavaScript (tests/test_browser_check.py: with)."""
     page = page_without_js
-    start(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
+    start_on_phone(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
     for (calls, counts), running in zip(VARIETY, RUNNING):
         enter(page)
         for value in calls:
@@ -140,13 +141,13 @@ def test_after_a_save_the_next_entry_is_in_view_on_a_phone(page, live_server):
     page's; Metamorphosis's discards and draws leave no room for the form and its pad
     under the totals, so the sheet offers Enter."""
     page.set_viewport_size({"width": 390, "height": 750})
-    start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
+    start_on_phone(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
     enter(page)
     fill_first_deal(page)
     save(page)
     assert totals(page) == [-12, -20, 10]
     expect(page.get_by_role("link", name="Enter deal 2")).to_be_in_viewport(ratio=1)
-    start(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
+    start_on_phone(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
     enter(page)
     calls, counts = VARIETY[0]
     for value in calls:  # each call draws the auction again (htmx, with JavaScript)

@@ -10,7 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser import go, shot, tap_owner, totals
+from .helpers import go, served_made
+from .test_browser import shot, tap_owner, totals
 from .test_browser_offline import cut_network, enter, restore_network, start, stored_deals
 from .test_browser_sharing import fill_deal
 
@@ -35,17 +36,16 @@ def table(browser, browser_context_args, live_server):
     """Phone A made the match (12 deals in) and scores it; phone B opened A's score
     link and has the sheet and the deal page kept for offline use."""
     a = browser.new_context(**browser_context_args).new_page()
-    made = a.context.request.post(
-        live_server + "/api/matches",
-        data={
+    record = served_made(
+        a.context.request,
+        live_server,
+        {
             "game": "black_maria",
             "players": NAMES,
             "options": {"end": "deals", "deals": 40},
             "deals": BEFORE,
         },
     )
-    assert made.status == 201, made.text()
-    record = made.json()
     sheet = f"{live_server}/m/{record['id']}"
     a.goto(sheet)
     b = browser.new_context(**browser_context_args).new_page()

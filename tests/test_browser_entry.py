@@ -9,8 +9,9 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser import go, tap_owner, totals
-from .test_browser_games import enter, start
+from .helpers import go, served_made, start_on_phone
+from .test_browser import tap_owner, totals
+from .test_browser_games import enter
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +21,7 @@ def focused(page) -> str:
 
 
 def test_the_last_count_is_a_suggestion_that_typing_replaces(page, live_server):
-    start(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
+    start_on_phone(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     enter(page)
     last = page.locator("#hearts__2")
     page.locator("#hearts__0").tap()
@@ -58,7 +59,7 @@ def test_a_pad_tap_with_nothing_left_to_type_writes_over_the_suggestion(page, li
     """Three counts tapped on the pad leave the fourth a suggestion, outlined; the
     next tap is not lost: it puts the suggestion otherwise, and the one after
     corrects that."""
-    start(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
+    start_on_phone(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
     enter(page)
     pad(page, 4, 4, 4)
     last = page.locator("#hearts__3")
@@ -75,7 +76,7 @@ def test_a_pad_tap_after_the_last_question_stays_in_it(page, live_server):
     """Metamorphosis' first deal: tricks 5 and 4 leave Celina's 3 a suggestion and
     the pad goes on to the clubs; once the clubs are typed, a further tap corrects
     the last club count, never the tricks count the player has left behind."""
-    start(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
+    start_on_phone(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
     enter(page)
     pad(page, 5, 4)
     assert page.get_attribute("#tricks__2", "placeholder") == "3"
@@ -86,7 +87,7 @@ def test_a_pad_tap_after_the_last_question_stays_in_it(page, live_server):
 
 
 def test_focus_moves_on_when_no_digit_can_follow_and_enter_never_saves_half(page, live_server):
-    start(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
+    start_on_phone(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     enter(page)
     url = page.url
     page.locator("#hearts__0").tap()
@@ -116,7 +117,7 @@ def test_focus_moves_on_when_no_digit_can_follow_and_enter_never_saves_half(page
 
 
 def test_a_moon_is_two_digits_and_is_marked_in_the_deals_table(page, live_server):
-    start(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
+    start_on_phone(page, live_server, "hearts", ["Ala", "Bartek", "Celina", "Darek"])
     enter(page)
     page.locator("#hearts__2").tap()
     page.keyboard.type("13")
@@ -151,7 +152,7 @@ def reopened(page, live_server, ready: bool = False) -> str:
         "options": {"target": 50},
         "deals": deals,
     }
-    made = page.context.request.post(live_server + "/api/matches", data=record).json()
+    made = served_made(page.context.request, live_server, record)
     page.goto(f"{live_server}/m/{made['id']}")
     if ready:
         expect(page.locator("html[data-offline=ready]")).to_have_count(1)

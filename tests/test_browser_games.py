@@ -6,23 +6,10 @@ import re
 
 import pytest
 
-from .test_browser import enter_next, go, totals
+from .helpers import go, start_on_phone
+from .test_browser import enter_next, totals
 
 pytestmark = pytest.mark.browser
-
-
-def start(page, live_server, game, names, **options):
-    page.goto(live_server + f"/new/{game}")
-    for s, name in enumerate(names):
-        page.fill(f"#name_{s}", name)
-    for key, value in options.items():
-        if value is True:
-            page.locator(f"#opt_{key}").check()
-        elif key == "target":
-            page.fill(f"#opt_{key}", str(value))
-        else:
-            page.locator(f"label.chip:has(input[name=opt_{key}][value='{value}'])").tap()
-    go(page, page.get_by_role("button", name="Start the match"))
 
 
 def tap(page, field, value):
@@ -38,7 +25,7 @@ def save(page):
 
 
 def test_knaves_short_match(page, live_server):
-    start(page, live_server, "knaves", ["Ala", "Bartek", "Celina"], target=5)
+    start_on_phone(page, live_server, "knaves", ["Ala", "Bartek", "Celina"], target=5)
     for _deal in range(2):
         # A 7 tricks + J♥ = 3; B 6 + J♦ + J♠ = 2; C 4 + J♣ = 2 (RULES.md)
         enter(page)
@@ -58,7 +45,7 @@ def test_knaves_short_match(page, live_server):
 
 
 def test_slobberhannes_short_match(page, live_server):
-    start(page, live_server, "slobberhannes", ["Ala", "Bartek", "Celina", "Darek"])
+    start_on_phone(page, live_server, "slobberhannes", ["Ala", "Bartek", "Celina", "Darek"])
     # Bartek takes the first trick, the last trick and Q♣ every deal: 4, 8, 12 ≥ 10
     for _deal in range(3):
         enter(page)
@@ -70,7 +57,7 @@ def test_slobberhannes_short_match(page, live_server):
 
 
 def test_polignac_short_match_with_capot(page, live_server):
-    start(
+    start_on_phone(
         page, live_server, "polignac", ["Ala", "Bartek", "Celina", "Darek"], capot=True, target=10
     )
     # deal 1: J♠ Bartek (2), J♣ J♥ J♦ Celina (3)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import go, shot
+from .helpers import go, served_made
+from .test_browser import shot
 from .test_browser_a11y import serious, small_targets
 
 pytestmark = pytest.mark.browser
@@ -20,9 +21,7 @@ def make(context, live_server, game, players, deals=(), options=None) -> str:
     data = {"game": game, "players": players, "deals": list(deals)}
     if options:
         data["options"] = options
-    r = context.request.post(live_server + "/api/matches", data=data)
-    assert r.status == 201, r.text()
-    return r.json()["id"]
+    return served_made(context.request, live_server, data)["id"]
 
 
 def test_the_home_page_lists_and_narrows_the_matches(page, live_server):

@@ -28,6 +28,8 @@ from scorer.engine import RANDOM
 from scorer.games import GAMES
 from scorer.i18n import LANGUAGES
 
+from .helpers import served_made
+
 pytestmark = pytest.mark.browser
 
 WIDTHS = (320, 390)
@@ -147,9 +149,7 @@ def make(request, game: str, players: int, deals: list, options: dict | None = N
     record = {"game": game, "players": NAMES[:players], "first_dealer": 0, "deals": deals}
     if options:
         record["options"] = options
-    r = request.post("/api/matches", data=record)
-    assert r.status == 201, r.text()
-    return "/m/" + r.json()["id"]
+    return "/m/" + served_made(request, "", record)["id"]
 
 
 BM1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}

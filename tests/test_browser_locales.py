@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from .test_browser import go, shot, tap_owner, totals
+from .helpers import go, served_made
+from .test_browser import shot, tap_owner, totals
 from .test_browser_compendium import fill_first_deal
 
 pytestmark = pytest.mark.browser
@@ -137,14 +138,10 @@ def metamorphosis_record(deals: int) -> dict:
 @pytest.mark.parametrize("lang", NARROW)
 def test_long_words_fit_a_320_px_screen(phone, live_server, tmp_path, lang):
     page = phone(lang, width=320)
-    r = page.context.request.post(live_server + "/api/matches", data=metamorphosis_record(2))
-    assert r.status == 201, r.text()
-    sheet = f"{live_server}/m/{r.json()['id']}"
-    r = page.context.request.post(
-        live_server + "/api/matches",
-        data={"game": "variety", "players": PLAYERS},
-    )
-    variety = f"{live_server}/m/{r.json()['id']}"
+    made = served_made(page.context.request, live_server, metamorphosis_record(2))
+    sheet = f"{live_server}/m/{made['id']}"
+    made = served_made(page.context.request, live_server, {"game": "variety", "players": PLAYERS})
+    variety = f"{live_server}/m/{made['id']}"
     wide = {}
     page.goto(sheet)
     assert page.locator(".next").inner_text().count(LONG) >= 2  # the words to fit are there

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
-from .test_browser import go
+from .helpers import go, served_made
 from .test_browser_deal_n import BEFORE, D13, offline_entry, table
 from .test_browser_offline import cut_network, enter, phone, restore_network, start, stored_deals
 from .test_browser_sharing import fill_deal
@@ -118,9 +118,7 @@ def scored_by_link(browser, context_args, live_server, players=4) -> tuple:
         "deals": [{"hearts": [4, 6, 3, 0], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}],
     }
     maker = browser.new_context(**context_args)
-    r = maker.request.post(live_server + "/api/matches", data=record)
-    assert r.status == 201, r.text()
-    made = r.json()
+    made = served_made(maker.request, live_server, record)
     maker.close()
     context = browser.new_context(**context_args)
     page = context.new_page()

@@ -16,8 +16,8 @@ from playwright.sync_api import expect
 from scorer.web.access import COOKIE
 
 from .conftest import UNREACHABLE
-from .test_browser import go, tap_owner, totals
-from .test_browser_check import start as start_game
+from .helpers import go, served_made, start_on_phone, to_deals
+from .test_browser import tap_owner, totals
 from .test_browser_entry import reopened
 from .test_browser_sharing import fill_deal
 
@@ -36,10 +36,7 @@ def stored_deals(live_server, sheet):
 def start(page, live_server):
     """A 3-player Black Maria match; the sheet opened again once the service
     worker is in charge (so it keeps it), as a phone does after a first visit."""
-    page.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        page.fill(f"#name_{s}", name)
-    go(page, page.get_by_role("button", name="Start the match"))
+    start_on_phone(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
     page.reload()
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
@@ -97,9 +94,7 @@ def test_a_sheet_opened_once_opens_again_without_the_network(
         "players": ["Ala", "Bartek", "Celina"],
         "deals": [{"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}],
     }
-    r = maker.request.post(live_server + "/api/matches", data=record)
-    assert r.status == 201, r.text()
-    sheet = f"{live_server}/m/{r.json()['id']}"
+    sheet = f"{live_server}/m/{served_made(maker.request, live_server, record)['id']}"
     maker.close()
     watcher = browser.new_context(**browser_context_args)
     page = watcher.new_page()
@@ -131,7 +126,7 @@ def test_a_deal_saved_offline_waits_and_is_sent_once(page, live_server):
     # the network is back: the deal is sent, the sheet follows without a reload
     restore_network(page)
     # at once when the "online" event finds the line up (0.1 s here), else at the next try
-    # (static/queue.js: RETRY, 5 s), as the other tests here wait
+    # (static/queue.js: RETRY, 5 s on a phone, 0.3 s in the tests: tests/conftest.py)
     expect(note).to_have_text("Deal 1 saved.", timeout=12000)
     expect(page.locator("table.deals tbody tr")).to_have_count(1)
     assert totals(page) == [17, 23, 3]
@@ -152,9 +147,9 @@ def test_a_sheet_without_a_deal_form_says_what_waits_and_sends_it(page, live_ser
     form's scripts; a deal saved there without the network brings them back with
     it (from what the phone kept), says it waits, and sends it when it can."""
     players = ["Ala", "Bartek", "Celina", "Darek", "Ewa"]
-    made = page.context.request.post(
-        live_server + "/api/matches", data={"game": "black_maria", "players": players}
-    ).json()
+    made = served_made(
+        page.context.request, live_server, {"game": "black_maria", "players": players}
+    )
     sheet = f"{live_server}/m/{made['id']}"
     page.goto(sheet)
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
@@ -318,11 +313,7 @@ def test_without_a_service_worker_the_deal_waits_on_its_own_form(
     """Plain HTTP on a local network has no service worker: no page opens without the
     network, but a deal saved meanwhile waits on the form itself and is sent later."""
     page = browser.new_context(**browser_context_args, service_workers="block").new_page()
-    page.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        page.fill(f"#name_{s}", name)
-    go(page, page.get_by_role("button", name="Start the match"))
-    sheet = page.url
+    sheet = start_on_phone(page, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     enter(page)
     deal = page.url
     fill_deal(page, [4, 6, 3], 0, 1, 1)
@@ -347,7 +338,7 @@ def test_a_variety_deal_whose_counts_need_the_server_is_not_kept_half_offline(pa
     (a server step). Offline, that step cannot come: Save says so on the form and keeps
     nothing half-entered in the queue (it waited as deal 1 with no count, and the
     sheet offered deal 2); what was chosen stays on the form."""
-    sheet = start_game(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
+    sheet = start_on_phone(page, live_server, "variety", ["Ala", "Bartek", "Celina", "Darek"])
     page.goto(sheet + "/deal")
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
     cut_network(page)
@@ -472,15 +463,7 @@ def test_offline_the_form_stops_at_the_last_deal_of_a_match_played_to_a_number(p
         {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}},
         {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}},
     ]
-    made = page.context.request.post(
-        live_server + "/api/matches",
-        data={
-            "game": "black_maria",
-            "players": ["Ala", "Bartek", "Celina"],
-            "options": {"end": "deals", "deals": 3},
-            "deals": two,
-        },
-    ).json()
+    made = served_made(page.context.request, live_server, to_deals(two, of=3))
     sheet = f"{live_server}/m/{made['id']}"
     page.goto(f"{sheet}/score?key={made['edit_key']}")
     expect(page.locator("html[data-offline=ready]")).to_have_count(1)
@@ -525,10 +508,11 @@ def test_a_draft_of_a_deal_saved_elsewhere_comes_back_as_that_deal(page, live_se
     """Deal 1 typed on the sheet's form, not saved; another phone saves deal 1, the
     same. Reloaded, the page is drawn for deal 2, and the draft comes back: as deal 1
     (its number and mark), so that saving it is the same deal 1, never a deal 2."""
-    made = page.context.request.post(
-        live_server + "/api/matches",
-        data={"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]},
-    ).json()
+    made = served_made(
+        page.context.request,
+        live_server,
+        {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"]},
+    )
     sheet = f"{live_server}/m/{made['id']}"
     page.goto(f"{sheet}/score?key={made['edit_key']}")
     fill_deal(page, [4, 6, 3], 0, 1, 1)
@@ -561,10 +545,11 @@ def test_a_draft_of_an_earlier_deal_that_asked_other_questions_is_offered_to_ope
     3's came back on deal 4's form (its spades asked of deal 3). Now the page says
     it, and "Open it" shows that deal's own form with what was typed."""
     one = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
-    made = page.context.request.post(
-        live_server + "/api/matches",
-        data={"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": [one]},
-    ).json()
+    made = served_made(
+        page.context.request,
+        live_server,
+        {"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": [one]},
+    )
     sheet = f"{live_server}/m/{made['id']}"
     api = f"{live_server}/api/matches/{made['id']}/deals"
     auth = {"Authorization": f"Bearer {made['edit_key']}"}

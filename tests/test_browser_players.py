@@ -7,20 +7,18 @@ import re
 
 import pytest
 
-from .helpers import record
-from .test_browser import go, shot
+from .helpers import go, served_match
+from .test_browser import shot
 from .test_browser_a11y import serious, small_targets
 from .test_players import M1, M2, M3, M4, M5
 
 pytestmark = pytest.mark.browser
 
 
-def create(context, live_server, sheet, players) -> str:
-    data = record(sheet.match.game, sheet.match.deals, players, sheet.match.options)
-    data["options"] = {k: v for k, v in sheet.match.options.items() if k != "players"}
-    r = context.request.post(live_server + "/api/matches", data=data)
-    assert r.status == 201, r.text()
-    return f"{live_server}/m/{r.json()['id']}"
+def served_sheet(context, live_server, sheet, players) -> str:
+    """``sheet``'s match (a test_players one) played again by ``players``: its address."""
+    options = {k: v for k, v in sheet.match.options.items() if k != "players"}
+    return served_match(context, live_server, sheet.match.game, sheet.match.deals, players, options)
 
 
 def figures(section) -> dict[str, str]:
@@ -31,11 +29,11 @@ def figures(section) -> dict[str, str]:
 
 def test_a_player_page_on_a_phone(page, live_server):
     context = page.context
-    create(context, live_server, M5, ["Ala", "Bartek", "Celina"])
-    create(context, live_server, M4, ["Ala", "Bartek", "Celina"])
-    create(context, live_server, M2, ["Bartek", "Ala", "Darek", "Ewa"])
-    create(context, live_server, M3, ["Celina", "Ala", "Bartek"])
-    sheet = create(context, live_server, M1, ["Ala", "Bartek", "Celina"])
+    served_sheet(context, live_server, M5, ["Ala", "Bartek", "Celina"])
+    served_sheet(context, live_server, M4, ["Ala", "Bartek", "Celina"])
+    served_sheet(context, live_server, M2, ["Bartek", "Ala", "Darek", "Ewa"])
+    served_sheet(context, live_server, M3, ["Celina", "Ala", "Bartek"])
+    sheet = served_sheet(context, live_server, M1, ["Ala", "Bartek", "Celina"])
     page.goto(sheet)
     go(page, page.locator(".totals .who a", has_text="Ala"))  # the name on the sheet
     assert page.url == live_server + "/p/Ala"
@@ -88,7 +86,7 @@ def test_a_player_page_on_a_phone(page, live_server):
 
 def test_a_tap_on_a_name_fills_the_next_empty_row(page, live_server):
     context = page.context
-    create(context, live_server, M4, ["Ala", "Bartek", "Celina"])
+    served_sheet(context, live_server, M4, ["Ala", "Bartek", "Celina"])
     page.goto(live_server + "/new/hearts")
     chips = page.locator("[data-known-names] button")
     assert chips.all_inner_texts() == ["Ala", "Bartek", "Celina"]

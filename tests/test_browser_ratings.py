@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from .helpers import record
-from .test_browser import go, shot
+from .helpers import go, served_match
+from .test_browser import shot
 from .test_browser_a11y import serious, small_targets
 from .test_ratings import M3, M4, M5, M6, MP, bm
 
@@ -22,13 +22,11 @@ M7 = (["Bartek", "Ewa", "Ala", "Franek"], [bm([0, 3, 3, 7], 3, 2, 1)], {}, [1, 2
 M8 = (["Darek", "Celina", "Ewa"], [bm([5, 0, 8], 2, 2, 0)], {}, [2, 1, 3])
 
 
-def create(context, live_server, match) -> str:
+def served_rated(context, live_server, match) -> str:
+    """One of test_ratings' matches, to a target of 20, on the live server: its address."""
     players, deals, options, _places = match
-    data = record("black_maria", deals, players, {"target": 20, **options})
-    data["options"] = {k: v for k, v in data["options"].items() if k != "players"}
-    r = context.request.post(live_server + "/api/matches", data=data)
-    assert r.status == 201, r.text()
-    return f"{live_server}/m/{r.json()['id']}"
+    options = {k: v for k, v in {"target": 20, **options}.items() if k != "players"}
+    return served_match(context, live_server, "black_maria", deals, players, options)
 
 
 def fits(page) -> None:
@@ -39,7 +37,7 @@ def fits(page) -> None:
 
 def test_the_league_and_a_rating_line_on_a_phone(page, live_server):
     for match in (M3, M4, M5, M6, MP, M7, M8):
-        create(page.context, live_server, match)
+        served_rated(page.context, live_server, match)
     page.goto(live_server + "/players")
     table = page.locator("table.league")
     assert table.count() == 1 and table.is_visible()
@@ -64,8 +62,8 @@ def test_the_league_and_a_rating_line_on_a_phone(page, live_server):
 
 
 def test_the_chances_on_a_sheet_before_the_first_deal(page, live_server):
-    create(page.context, live_server, M3)
-    sheet = create(page.context, live_server, (["Ala", "Bartek", "Celina"], [], {}, None))
+    served_rated(page.context, live_server, M3)
+    sheet = served_rated(page.context, live_server, (["Ala", "Bartek", "Celina"], [], {}, None))
     page.goto(sheet)
     chances = page.locator("p.chances")
     assert chances.inner_text().startswith("Chances to win, from the ratings: Ala ")

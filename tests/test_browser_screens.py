@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from .helpers import served_made, served_match
 from .test_browser import shot
-from .test_browser_chart import create
 
 pytestmark = pytest.mark.browser
 
@@ -30,10 +30,10 @@ def screen(browser, width, height=844):
 def test_at_320_px_the_deals_table_names_each_column_distinctly_and_readably(browser, live_server):
     context = screen(browser, 320)
     page = context.new_page()
-    r = context.request.post(
-        live_server + "/api/matches", data={"game": "hearts", "players": NAMES, "deals": DEALS}
+    made = served_made(
+        context.request, live_server, {"game": "hearts", "players": NAMES, "deals": DEALS}
     )
-    page.goto(f"{live_server}/m/{r.json()['id']}")
+    page.goto(f"{live_server}/m/{made['id']}")
     heads = page.locator("table.deals thead th .short")
     shown = heads.all_inner_texts()
     assert shown == ["Małgo", "Wojci", "Maria", "Wikto"]  # each a prefix of its own name
@@ -53,7 +53,7 @@ def test_at_320_px_the_deals_table_names_each_column_distinctly_and_readably(bro
 def test_at_768_px_the_sheet_uses_the_width_and_names_sit_over_their_numbers(browser, live_server):
     context = screen(browser, 768, 1024)
     page = context.new_page()
-    url = create(context, live_server, "hearts", DEALS, 4)
+    url = served_match(context, live_server, "hearts", DEALS, 4)
     page.goto(url)
     totals = page.locator(".totals").bounding_box()
     chart = page.locator("figure.chart").bounding_box()

@@ -10,7 +10,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from .test_browser import go, shot, tap_owner
+from .helpers import go, served_made, start_on_phone
+from .test_browser import shot, tap_owner
 
 pytestmark = pytest.mark.browser
 
@@ -24,11 +25,7 @@ def fill_deal(page, hearts, qs, ks, as_):
 
 def test_three_phones_one_match(browser, browser_context_args, live_server):
     a, b, c = (browser.new_context(**browser_context_args).new_page() for _ in range(3))
-    a.goto(live_server + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        a.fill(f"#name_{s}", name)
-    go(a, a.get_by_role("button", name="Start the match"))
-    sheet = a.url
+    sheet = start_on_phone(a, live_server, "black_maria", ["Ala", "Bartek", "Celina"])
     assert re.search(r"/m/[A-Za-z0-9_-]{12}$", sheet)
 
     # A shares: a watch link for B, a score link for C
@@ -88,14 +85,12 @@ def test_three_phones_one_match(browser, browser_context_args, live_server):
         page.context.close()
 
 
-def made(page, live_server, options=None) -> tuple[str, str]:
+def made_with_key(page, live_server, options=None) -> tuple[str, str]:
     """A Black Maria match made through the API by this phone (its scorer): the
     sheet's address and the edit key, for another phone's writes."""
     record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina"], "deals": []}
-    r = page.context.request.post(
-        live_server + "/api/matches", data={**record, "options": options or {}}
-    )
-    return f"{live_server}/m/{r.json()['id']}", r.json()["edit_key"]
+    made = served_made(page.context.request, live_server, {**record, "options": options or {}})
+    return f"{live_server}/m/{made['id']}", made["edit_key"]
 
 
 def saved_elsewhere(page, sheet: str, key: str, entry: dict) -> None:
@@ -109,7 +104,7 @@ D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
 
 
 def test_an_open_sheet_drops_its_undo_once_another_phone_changes_the_match(page, live_server):
-    sheet, key = made(page, live_server)
+    sheet, key = made_with_key(page, live_server)
     page.goto(sheet)
     fill_deal(page, [4, 6, 3], 0, 1, 1)
     go(page, page.get_by_role("button", name="Save deal 1"))
@@ -127,7 +122,7 @@ def test_an_open_sheet_drops_its_undo_once_another_phone_changes_the_match(page,
 def test_a_deal_entered_again_the_same_leaves_an_open_sheets_undo(page, live_server):
     """Another phone enters deal 1 again, the same: nothing changes, and this open
     sheet, drawn again, still offers its Undo of deal 1."""
-    sheet, key = made(page, live_server)
+    sheet, key = made_with_key(page, live_server)
     page.goto(sheet)
     fill_deal(page, [4, 6, 3], 0, 1, 1)
     go(page, page.get_by_role("button", name="Save deal 1"))
@@ -143,7 +138,7 @@ def test_a_last_deal_typed_as_another_phone_ends_the_match_is_kept(page, live_se
     """Played to 20: this phone types deal 1 while another saves it (Bartek's 23
     ends the match). The sheet says the match is over and keeps what was typed;
     saved, it meets the other entry for a choice."""
-    sheet, key = made(page, live_server, {"target": 20})
+    sheet, key = made_with_key(page, live_server, {"target": 20})
     page.goto(sheet)
     fill_deal(page, [3, 6, 4], 0, 1, 1)
     saved_elsewhere(page, sheet, key, D1)

@@ -45,8 +45,8 @@ from playwright.sync_api import Error, expect
 
 from scorer import address
 
-from .helpers import ROOT, free_port
-from .test_browser import go, shot
+from .helpers import ROOT, free_port, go, start_on_phone, tool_missing
+from .test_browser import shot
 from .test_browser_offline import WAITING, cut_network, enter, restore_network
 from .test_browser_sharing import fill_deal
 
@@ -149,7 +149,7 @@ def verified(port: int, cafile: Path) -> bool:
 @pytest.fixture(scope="module")
 def table(tmp_path_factory):
     if not shutil.which("caddy"):
-        pytest.skip("Debian's caddy is not installed (make test installs it)")
+        tool_missing("Debian's caddy is not installed (make test installs it)")
     folder = tmp_path_factory.mktemp("table")
     app_port, tls_port, http_port = free_port(), free_port(), free_port()
     log = open(folder / "table.log", "w+")  # read while it runs
@@ -218,7 +218,7 @@ def trusting(playwright, browser_type_launch_args, browser_context_args, table, 
     """A browser that trusts the table: its certificate taken from the trust page
     by a browser that did not, as a phone takes it once."""
     if not (shutil.which("certutil") and shutil.which("zbarimg")):
-        pytest.skip("certutil or zbarimg is missing (make test installs them)")
+        tool_missing("certutil or zbarimg is missing (make test installs them)")
     folder = tmp_path_factory.mktemp("phone")
     db = folder / "home" / ".pki" / "nssdb"
     db.mkdir(parents=True)
@@ -276,11 +276,8 @@ def test_a_phone_scans_the_share_page_and_scores_offline_proof_over_https(
     trusting, browser_context_args, table, tmp_path
 ):
     laptop = trusting.new_context(**browser_context_args).new_page()
-    laptop.goto(table.app + "/new/black_maria")
-    for s, name in enumerate(["Ala", "Bartek", "Celina"]):
-        laptop.fill(f"#name_{s}", name)
-    go(laptop, laptop.get_by_role("button", name="Start the match"))
-    match_id = laptop.url.rsplit("/", 1)[1]
+    sheet = start_on_phone(laptop, table.app, "black_maria", ["Ala", "Bartek", "Celina"])
+    match_id = sheet.rsplit("/", 1)[1]
     share = laptop.locator(".bar .share-link")
     expect(share).to_be_in_viewport()  # a scorer sees it without scrolling
     # a browser with the Web Share API (Chromium on a phone): Send hands the link to it

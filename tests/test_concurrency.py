@@ -27,7 +27,7 @@ from werkzeug.serving import make_server
 from scorer import create_app, store
 
 from .conftest import trials
-from .helpers import short_busy_wait
+from .helpers import short_busy_wait, to_deals
 from .test_web import marks
 from .test_web_offline import QUEUED, queued_form
 
@@ -116,10 +116,6 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
         return None
 
 
-def hidden(page: str, name: str) -> str:
-    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
-
-
 def form_of(entry: dict, marks: tuple[str, str]) -> dict:
     """A Black Maria deal form as a phone fills it in, with what its page carries."""
     data = {f"hearts__{s}": str(h) for s, h in enumerate(entry["hearts"])}
@@ -132,17 +128,10 @@ def delete_button(marks: tuple[str, str]) -> dict:
     return {"seen": marks[0], "key": marks[1]}
 
 
-def new_match(phone: Phone, deals: list) -> int:
-    status, text, _h = phone.send(
-        "POST",
-        "/api/matches",
-        json_body={
-            "game": "black_maria",
-            "players": ["Ala", "Bartek", "Celina"],
-            "options": {"end": "deals", "deals": 30},
-            "deals": deals,
-        },
-    )
+def phone_match(phone: Phone, deals: list) -> int:
+    """A Black Maria match of 30 deals (``to_deals``) made through the API by
+    ``phone``, which keeps its edit key: its id."""
+    status, text, _h = phone.send("POST", "/api/matches", json_body=to_deals(deals))
     assert status == 201, text
     record = json.loads(text)
     phone.keys[record["id"]] = record["edit_key"]
@@ -261,7 +250,7 @@ def test_forms_race_every_pair_of_writes(server):
     a, b = Phone(server), Phone(server)
     for trial in range(TRIALS):
         # add / add: both pages opened on the new deal 4
-        mid = new_match(a, [D, D, X])
+        mid = phone_match(a, [D, D, X])
         scores(a, b, mid)
         ids = ids_of(server, mid, 3)
         start = [[i, r, e] for (i, r), e in zip(ids, [D, D, X])]
@@ -273,7 +262,7 @@ def test_forms_race_every_pair_of_writes(server):
         check_trial(a, mid, start, [("add_mark", 3, E), ("add_mark", 3, F)], answers)
 
         # edit / delete of deal 1, two identical deals in front
-        mid = new_match(a, [D, D, X])
+        mid = phone_match(a, [D, D, X])
         scores(a, b, mid)
         (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
         start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
@@ -285,7 +274,7 @@ def test_forms_race_every_pair_of_writes(server):
         check_trial(a, mid, start, [("edit_id", i1, r1, E), ("delete_id", i1, r1)], answers)
 
         # delete / delete of deal 1 (pages opened on the same deal)
-        mid = new_match(a, [D, D, X])
+        mid = phone_match(a, [D, D, X])
         scores(a, b, mid)
         (i1, r1), (i2, r2), (i3, r3) = ids_of(server, mid, 3)
         start = [[i1, r1, D], [i2, r2, D], [i3, r3, X]]
@@ -297,7 +286,7 @@ def test_forms_race_every_pair_of_writes(server):
         check_trial(a, mid, start, [("delete_id", i1, r1), ("delete_id", i1, r1)], answers)
 
         # delete the match / add a deal
-        mid = new_match(a, [D])
+        mid = phone_match(a, [D])
         scores(a, b, mid)
         ((i1, r1),) = ids_of(server, mid, 1)
         pb = page_marks(server, mid)
@@ -316,7 +305,7 @@ def test_api_races_every_pair_of_writes(server):
     a = Phone(server)
     for _trial in range(TRIALS):
         # add / add without preconditions: both stored, in some order
-        mid = new_match(a, [D, D, X])
+        mid = phone_match(a, [D, D, X])
         start = [[None, 1, e] for e in (D, D, X)]
         answers = race(
             partial(a.send, "POST", f"/api/matches/{mid}/deals", json_body=E),
@@ -325,7 +314,7 @@ def test_api_races_every_pair_of_writes(server):
         check_trial(a, mid, start, [("add", E), ("add", F)], answers)
 
         # add / add with the same If-Match: one stored, the other 412
-        mid = new_match(a, [D, D, X])
+        mid = phone_match(a, [D, D, X])
         etag = a.send("GET", f"/api/matches/{mid}")[2]["ETag"]
         answers = race(
             *[
@@ -343,7 +332,7 @@ def test_api_races_every_pair_of_writes(server):
         check_trial(a, mid, start, [("add_mark", 3, E), ("add_mark", 3, F)], answers)
 
         # edit / delete of deal 1 by number
-        mid = new_match(a, [D, D, X])
+        mid = phone_match(a, [D, D, X])
         answers = race(
             partial(a.send, "PUT", f"/api/matches/{mid}/deals/1", json_body=E),
             partial(a.send, "DELETE", f"/api/matches/{mid}/deals/1"),
@@ -351,7 +340,7 @@ def test_api_races_every_pair_of_writes(server):
         check_trial(a, mid, start, [("edit_n", 1, E), ("delete_n", 1)], answers)
 
         # delete / delete of the last deal
-        mid = new_match(a, [D, D, X])
+        mid = phone_match(a, [D, D, X])
         answers = race(
             partial(a.send, "DELETE", f"/api/matches/{mid}/deals/3"),
             partial(a.send, "DELETE", f"/api/matches/{mid}/deals/3"),
@@ -359,7 +348,7 @@ def test_api_races_every_pair_of_writes(server):
         check_trial(a, mid, start, [("delete_n", 3), ("delete_n", 3)], answers)
 
         # delete the match / add a deal
-        mid = new_match(a, [D])
+        mid = phone_match(a, [D])
         answers = race(
             partial(a.send, "DELETE", f"/api/matches/{mid}"),
             partial(a.send, "POST", f"/api/matches/{mid}/deals", json_body=E),
@@ -370,7 +359,7 @@ def test_api_races_every_pair_of_writes(server):
 def test_the_same_deal_posted_by_four_clients_with_one_key_is_stored_once(server):
     a = Phone(server)
     for trial in range(10):
-        mid = new_match(a, [D])
+        mid = phone_match(a, [D])
         key = {"Idempotency-Key": f"deal-2-{trial}"}
         answers = race(
             *[

@@ -14,7 +14,7 @@ import pytest
 from scorer import store
 from scorer.games import GAMES
 
-from .helpers import record
+from .helpers import create, record
 
 SEPARATORS = ",; \t"
 # Names holding the separators and a quote, in three scripts; one starts like a formula.
@@ -131,10 +131,9 @@ def split(text: str, separators: str = SEPARATORS) -> list[list[tuple[str, bool]
     return rows
 
 
-def create(client, game, players, deals, options=None):
-    r = client.post("/api/matches", json=record(game, deals, NAMES[:players], options))
-    assert r.status_code == 201, r.get_data(as_text=True)
-    return r.get_json()["id"]
+def odd_names_match(client, game, players: int, deals, options=None) -> str:
+    """A match of ``game`` whose first ``players`` are NAMES above: its id."""
+    return create(client, game, deals, NAMES[:players], options)
 
 
 def download(client, url):
@@ -153,7 +152,7 @@ def test_there_is_a_sample_for_every_game():
 @pytest.mark.parametrize("game", sorted(SAMPLES))
 @pytest.mark.parametrize("export", ["export.csv", "sheet.csv"])
 def test_every_row_has_the_headers_columns_whatever_the_separator(client, game, export):
-    mid = create(client, game, *SAMPLES[game])
+    mid = odd_names_match(client, game, *SAMPLES[game])
     body, _disposition = download(client, f"/m/{mid}/{export}")
     rows = split(body)
     assert len(rows) > 1
@@ -199,7 +198,7 @@ def test_the_sheet_as_a_table_holds_the_totals_worked_out_by_hand(client):
 def test_a_game_that_notes_its_deals_keeps_the_note_in_its_own_column(client):
     # Variety, Ala deals: type 2 clubs trumps, Bartek and Ala attack, 7 tricks: 7 × 2 = 14
     # for each attacker, 6 × 2 = 12 for each defender, 14 > 12 so no bonus
-    mid = create(client, "variety", 4, SAMPLES["variety"][1][:1])
+    mid = odd_names_match(client, "variety", 4, SAMPLES["variety"][1][:1])
     body, _disposition = download(client, f"/m/{mid}/sheet.csv")
     rows = [[v for v, _q in row] for row in split(body)]
     assert rows[0][:3] == ["deal", "dealer", "note"]
@@ -207,7 +206,7 @@ def test_a_game_that_notes_its_deals_keeps_the_note_in_its_own_column(client):
 
 
 def test_the_file_names_say_the_game_the_players_and_the_date(client):
-    mid = create(client, "black_maria", 3, BLACK_MARIA)
+    mid = odd_names_match(client, "black_maria", 3, BLACK_MARIA)
     today = date.today().isoformat()
     for export, suffix in [("export.csv", ""), ("sheet.csv", "_sheet")]:
         _body, disposition = download(client, f"/m/{mid}/{export}")
@@ -221,7 +220,7 @@ def test_the_file_names_say_the_game_the_players_and_the_date(client):
 
 
 def test_the_date_in_a_file_name_is_the_day_the_match_was_started(client, app):
-    mid = create(client, "black_maria", 3, BLACK_MARIA)
+    mid = odd_names_match(client, "black_maria", 3, BLACK_MARIA)
     with app.app_context():
         db = store.get_db()
         db.execute(
@@ -242,7 +241,7 @@ def test_file_names_keep_accents_in_full_and_fold_them_in_ascii(client):
 
 
 def test_the_sheet_offers_both_exports(client):
-    mid = create(client, "black_maria", 3, BLACK_MARIA)
+    mid = odd_names_match(client, "black_maria", 3, BLACK_MARIA)
     page = client.get(f"/m/{mid}").get_data(as_text=True)
     assert f'href="/m/{mid}/export.csv"' in page and f'href="/m/{mid}/sheet.csv"' in page
     assert client.get("/m/999/sheet.csv").status_code == 404

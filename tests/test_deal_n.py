@@ -35,7 +35,8 @@ def db(tmp_path):
     conn.close()
 
 
-def new_match(db) -> store.Stored:
+def stored_match(db) -> store.Stored:
+    """A Black Maria match of Ala, Bartek and Celina put straight in the store."""
     options = GAMES["black_maria"].normalize_options({"players": 3}, 3)
     match = Match("black_maria", options, NAMES, 0, [])
     return store.create(db, match)
@@ -50,7 +51,7 @@ def kinds(db, stored) -> list[str]:
 
 
 def test_the_next_deal_is_stored_under_its_number(db):
-    m = new_match(db)
+    m = stored_match(db)
     change = store.record_deal(db, m.id, 1, ONE)
     assert (change.kind, change.number) == ("add", 1)
     assert change.computed["per_deal"] == [[17, 23, 3]]
@@ -60,7 +61,7 @@ def test_the_next_deal_is_stored_under_its_number(db):
 
 
 def test_the_same_deal_from_another_phone_is_one_deal(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     change = store.record_deal(db, m.id, 1, ONE_AGAIN)
     assert (change.kind, change.number) == ("same", 1)
@@ -70,7 +71,7 @@ def test_the_same_deal_from_another_phone_is_one_deal(db):
 
 
 def test_a_different_entry_for_a_stored_deal_is_kept_for_a_choice(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     change = store.record_deal(db, m.id, 1, ONE_TYPO)
     assert (change.kind, change.number) == ("conflict", 1)
@@ -95,7 +96,7 @@ def test_a_different_entry_for_a_stored_deal_is_kept_for_a_choice(db):
     ],
 )
 def test_a_scorer_chooses(db, choice, after, totals):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
     change = store.choose(db, m.id, cid, choice)
@@ -108,7 +109,7 @@ def test_a_scorer_chooses(db, choice, after, totals):
 
 
 def test_mine_as_the_next_deal_only_while_the_next_deal_is_empty(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
     store.record_deal(db, m.id, 2, TWO)
@@ -118,7 +119,7 @@ def test_mine_as_the_next_deal_only_while_the_next_deal_is_empty(db):
 
 
 def test_a_deal_after_the_next_waits_for_the_ones_before(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     with pytest.raises(store.Gap) as e:
         store.record_deal(db, m.id, 3, THREE)
@@ -127,7 +128,7 @@ def test_a_deal_after_the_next_waits_for_the_ones_before(db):
 
 
 def test_an_entry_the_rules_refuse_changes_nothing(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     bad = {"hearts": [4, 6, 4], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 14 hearts
     for number in (1, 2):
@@ -139,7 +140,7 @@ def test_an_entry_the_rules_refuse_changes_nothing(db):
 def test_a_page_drawn_before_a_delete_numbers_from_the_deal_it_saw(db):
     """Drawn after deal 2 (its mark names deal 2); deal 1 deleted since: the page's
     deal 3 is the deal after that deal 2, now deal 2."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, TWO)
     anchor = store.get(db, m.id).next_mark()
@@ -150,7 +151,7 @@ def test_a_page_drawn_before_a_delete_numbers_from_the_deal_it_saw(db):
 
 
 def test_a_repeat_with_the_same_key_answers_as_the_first(db):
-    m = new_match(db)
+    m = stored_match(db)
     first = store.record_deal(db, m.id, 1, ONE, key="k1")
     second = store.record_deal(db, m.id, 1, ONE, key="k1")
     assert second.repeat and (second.kind, second.number) == (first.kind, first.number)
@@ -162,7 +163,7 @@ def test_a_repeat_with_the_same_key_answers_as_the_first(db):
 
 
 def test_an_edit_of_a_deal_deleted_meanwhile_brings_it_back_with_the_entry(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, TWO)
     seen = store.get(db, m.id)
@@ -182,7 +183,7 @@ def test_an_edit_of_a_deal_deleted_meanwhile_brings_it_back_with_the_entry(db):
 
 
 def test_the_kept_fold_stays_the_fold_after_same_and_conflicts(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 1, ONE)
     cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
@@ -232,7 +233,7 @@ def test_the_api_names_the_deal_and_gets_the_same_answers(client):
 
 
 def test_keeping_the_stored_deal_can_be_undone_and_the_choice_waits_again(db):
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
     kept = store.choose(db, m.id, cid, "keep")
@@ -253,7 +254,7 @@ def test_a_page_drawn_before_its_last_deal_was_undone_waits_for_the_table(db):
     (the table's deal 3 stored as deal 2 put every later dealer one deal behind);
     it is refused as Undone, nothing stored. Deal 2 entered again, it is deal 3; or
     saved from a page drawn now, deal 2."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, ONE_TYPO)
     anchor = store.get(db, m.id).next_mark()
@@ -275,7 +276,7 @@ def test_a_page_drawn_before_its_last_deal_was_undone_waits_for_the_table(db):
 def test_a_deal_undone_as_entered_twice_is_replaced_from_a_page_drawn_now(db):
     """The other reading: deal 2 was the same deal entered twice and deleted; the
     phone's deal 3 is put right on a page drawn now (its mark), as deal 2."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, TWO)
     anchor = store.get(db, m.id).next_mark()
@@ -295,7 +296,7 @@ def test_a_deal_undone_as_entered_twice_is_replaced_from_a_page_drawn_now(db):
 def test_a_deal_deleted_before_the_pages_last_moves_its_deals_up(db):
     """Drawn after deal 3; deal 2 (entered twice) deleted since, and deal 3 not: the
     page's deal 4 follows that deal 3, now deal 3."""
-    m = new_match(db)
+    m = stored_match(db)
     for n, deal in enumerate((ONE, TWO, TWO), 1):  # deal 2 entered twice, as 2 and 3
         store.record_deal(db, m.id, n, deal)
     anchor = store.get(db, m.id).next_mark()
@@ -347,7 +348,7 @@ def test_an_undo_taken_twice_says_it_is_undone_already(db):
     """Two phones undo the same change a moment apart: the second is told it is
     undone already, not to 'undo the later change first' (there is none to undo);
     once the deal changes again after the undo, that later change comes first."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     second = store.record_deal(db, m.id, 2, TWO)
     store.undo(db, m.id, second.event)
@@ -364,7 +365,7 @@ def test_a_settled_choice_and_a_set_up_change_undone_twice_say_so_too(db):
     """The same for "keep deal 1 as stored" and for a change of the players' names;
     and a deal undone twice with another phone's different entry of it between the
     two (a choice waits: not a change of the deal)."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     cid = store.record_deal(db, m.id, 1, ONE_TYPO).conflict
     kept = store.choose(db, m.id, cid, "keep")
@@ -389,7 +390,7 @@ def test_a_page_s_last_deal_deleted_from_the_middle_moves_its_next_deal_up(db):
     2, types deal 3 offline; A types the same deal 3, then deletes deal 2 (entered
     twice by mistake). B's deal 3 is A's deal 3, now deal 2: the same deal, said so,
     never stored a second time (it was: deal 1, deal 3, deal 3 again)."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, ONE)  # deal 1 entered twice
     b_saw = store.get(db, m.id).next_mark()
@@ -407,7 +408,7 @@ def test_a_page_s_last_deal_deleted_from_the_middle_moves_its_next_deal_up(db):
 def test_a_page_s_last_deal_deleted_from_the_middle_meets_a_different_entry(db):
     """As above, B's deal 3 differs from A's: a choice on deal 2 (A's deal 3 now),
     nothing appended."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, ONE)
     b_saw = store.get(db, m.id).next_mark()
@@ -421,7 +422,7 @@ def test_a_page_s_last_deal_deleted_from_the_middle_meets_a_different_entry(db):
 def test_an_undo_re_entered_keeps_the_page_s_deals_after_it(db):
     """Deal 2 undone when it was the last (to be entered again), entered again, then
     deal 3: B's deal 3 from a page drawn after the first deal 2 is that deal 3."""
-    m = new_match(db)
+    m = stored_match(db)
     store.record_deal(db, m.id, 1, ONE)
     store.record_deal(db, m.id, 2, ONE_TYPO)
     b_saw = store.get(db, m.id).next_mark()

@@ -189,7 +189,8 @@ def targets(text: str) -> list[str]:
     return found
 
 
-PAGE_FILES = [ROOT / "README.md", *PAGES]
+CHANGELOG = ROOT / "CHANGELOG.md"
+PAGE_FILES = [ROOT / "README.md", *PAGES, CHANGELOG]
 
 
 @pytest.mark.parametrize("path", PAGE_FILES, ids=lambda p: str(p.relative_to(ROOT)))
@@ -205,6 +206,41 @@ def test_every_relative_link_and_image_leads_to_a_file(path: Path):
             assert anchor in anchors(dest.read_text(encoding="utf-8")), (
                 f"{path.name}: {target}: {dest.name} has no heading #{anchor}"
             )
+
+
+# --- the changelog: what was true before, out of the pages that say what is now ---------
+
+# Keep a Changelog's kinds of change (https://keepachangelog.com/en/1.1.0/).
+KINDS = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+
+
+def test_the_changelog_is_linked_and_in_keep_a_changelogs_form():
+    assert "(CHANGELOG.md)" in README, "the README does not link CHANGELOG.md"
+    assert "(../CHANGELOG.md)" in PAGES[DOCS / "README.md"], "docs/README.md does not"
+    text = CHANGELOG.read_text(encoding="utf-8")
+    assert text.startswith("# Changelog\n")
+    sections = re.findall(r"^## (.+)$", text, re.M)
+    assert sections[0] == "[Unreleased]", sections[0]
+    days = sections[1:]
+    assert days and all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", day) for day in days), days
+    assert days == sorted(days, reverse=True), "the days are not newest first"
+    for block in re.split(r"^## .+$", text, flags=re.M)[1:]:
+        kinds = re.findall(r"^### (.+)$", block, re.M)
+        assert kinds and set(kinds) <= KINDS and len(kinds) == len(set(kinds)), kinds
+
+
+def test_the_make_test_time_is_one_dated_figure_where_it_is_given():
+    """The README and docs/development.md give the same run of `make test`, dated;
+    the runs before it are the changelog's."""
+    development = PAGES[DOCS / "development.md"]
+    for name, text in (("README.md", README), ("docs/development.md", development)):
+        times = re.findall(r"\b\d+ min \d+ s\b", prose(text))
+        assert len(times) == 1, f"{name} gives {len(times)} make test times: {times}"
+    same = re.search(r"\b(\d+ min \d+ s)\b.{0,80}?(\d{4}-\d{2}-\d{2})", prose(README), re.S)
+    assert same, "the README's make test time has no date beside it"
+    time, day = same.groups()
+    assert time in development and day in development
+    assert f"## {day}" in CHANGELOG.read_text(encoding="utf-8")
 
 
 # --- the worked examples of docs/rules.md ---------------------------------------------

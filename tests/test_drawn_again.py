@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from .test_sharing import D1, D2, D3, as_form, key_of, made_by, text
+from .helpers import hidden, new_bm
+from .test_sharing import D1, D2, D3, as_form, key_of, text
 from .test_web_compendium import one_auction_in
 
 # deal 2 typed with one heart too few: 0 + 5 + 7 = 12 hearts, which the rules refuse
@@ -24,13 +25,9 @@ def deals(client, mid) -> list:
     return client.get(f"/api/matches/{mid}").get_json()["deals"]
 
 
-def field(page: str, name: str) -> str:
-    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
-
-
 def two_scorers(app, phones):
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
     return a, b, mid
 
@@ -43,8 +40,8 @@ def test_a_refused_deal_comes_back_as_its_own_deal_after_another_phone_saved_it(
     r = a.post(f"/m/{mid}/deal", data=as_form(D2_TYPO, page_a))
     again = text(r)
     assert r.status_code == 400 and "Hearts add up to 12" in again
-    assert field(again, "number") == "2" and "Save deal 2" in again and "deal 3" not in again
-    assert field(again, "expect") == field(page_a, "expect")  # the page's own mark
+    assert hidden(again, "number") == "2" and "Save deal 2" in again and "deal 3" not in again
+    assert hidden(again, "expect") == hidden(page_a, "expect")  # the page's own mark
     # put right, it is deal 2, the same as B's: stored once
     r = a.post(f"/m/{mid}/deal", data=as_form(D2, again))
     assert r.status_code == 302 and "/choice/" not in r.location
@@ -72,7 +69,7 @@ def test_a_refused_edit_keeps_its_mark_and_meets_the_other_phone_s_edit(app, pho
     assert b.post(f"/m/{mid}/deal/2", data=as_form(D2_OTHER, page_b)).status_code == 302
     again = text(a.post(f"/m/{mid}/deal/2", data=as_form(D2_TYPO, page_a)))
     assert "Hearts add up to 12" in again
-    assert field(again, "expect") == field(page_a, "expect")
+    assert hidden(again, "expect") == hidden(page_a, "expect")
     r = a.post(f"/m/{mid}/deal/2", data=as_form(D3, again))
     assert r.status_code == 302 and "/choice/" in r.location
     assert deals(a, mid) == [D1, D2_OTHER]
@@ -126,7 +123,7 @@ def test_a_refused_last_deal_comes_back_when_the_match_ended_meanwhile(phones):
     r = b.post(f"/m/{mid}/deal", data=as_form(typo, page_b))
     again = text(r)
     assert r.status_code == 400 and "Hearts add up to 12" in again
-    assert 'value="12"' in again and field(again, "number") == "3"
+    assert 'value="12"' in again and hidden(again, "number") == "3"
     r = b.post(f"/m/{mid}/deal", data=as_form(D3, again))
     assert r.status_code == 302 and "/choice/" not in r.location
     assert deals(a, mid) == [D1, D2, D3]
@@ -138,15 +135,15 @@ def test_an_auction_call_after_another_phone_saved_the_deal_keeps_the_deal_s_num
     the deal was stored again as deal 3)."""
     mid = one_auction_in(client)
     page = text(client.get(f"/m/{mid}/deal"))
-    assert field(page, "number") == "2" and "Save deal 2" in page
-    mark = field(page, "expect")
+    assert hidden(page, "number") == "2" and "Save deal 2" in page
+    mark = hidden(page, "expect")
     r = client.post(f"/api/matches/{mid}/deals", json={"bids": [8, 5, 8], "tricks": 8})
     assert r.status_code == 201, r.get_json()
-    form = {"expect": mark, "number": "2", "key": field(page, "key"), "bids": "8", "call": "5"}
+    form = {"expect": mark, "number": "2", "key": hidden(page, "key"), "bids": "8", "call": "5"}
     again = text(client.post(f"/m/{mid}/deal", data=form))
-    assert field(again, "number") == "2" and field(again, "expect") == mark
+    assert hidden(again, "number") == "2" and hidden(again, "expect") == mark
     assert "Save deal 2" in again and "Save deal 3" not in again
-    assert field(again, "bids") == "8,5"
+    assert hidden(again, "bids") == "8,5"
 
 
 def test_a_choice_made_on_a_page_drawn_before_another_phone_changed_the_deal_waits(app, phones):
@@ -211,7 +208,7 @@ def test_an_auction_call_for_a_deal_after_the_next_draws_the_next_deal_s_form(cl
     under deal 3's dealer. Now it is deal 2's form, numbered 2, and says so."""
     mid = one_auction_in(client)
     page = text(client.get(f"/m/{mid}/deal"))
-    form = {"expect": field(page, "expect"), "number": "3", "key": field(page, "key")}
+    form = {"expect": hidden(page, "expect"), "number": "3", "key": hidden(page, "key")}
     again = text(client.post(f"/m/{mid}/deal", data={**form, "bids": "", "call": "5"}))
-    assert field(again, "number") == "2" and "Save deal 2" in again
+    assert hidden(again, "number") == "2" and "Save deal 2" in again
     assert "Deal 2 is not entered yet: it comes first" in again

@@ -18,13 +18,12 @@ from scorer import create_app, store
 from scorer.i18n import _ as translated
 from scorer.store import db as store_db
 
+from .helpers import hidden, new_bm
 from .test_sharing import (
     D1,
     D2,
     D3,
     as_form,
-    hidden,
-    made_by,
     save,
     text,
     undo_latest,
@@ -88,7 +87,7 @@ def test_the_poll_goes_through_flask_and_its_hooks(app):
     seen = []
     app.before_request(lambda: seen.append(request.path))
     a = app.test_client()
-    mid = made_by(a)
+    mid = new_bm(a)
     save(a, mid, D1)
     for url in (f"/m/{mid}?part=live", f"/m/{mid}?part=live&wait=1&deals=all"):
         etag = a.get(url).headers["ETag"]
@@ -100,7 +99,7 @@ def test_the_poll_goes_through_flask_and_its_hooks(app):
 
 def test_a_read_without_the_cookie_writes_nothing(app):
     a = app.test_client()
-    mid = made_by(a)
+    mid = new_bm(a)
     a.post(f"/m/{mid}/deal", data=as_form(D1, text(a.get(f"/m/{mid}/deal"))))
     before = dump(app)
     pages = [
@@ -132,7 +131,7 @@ def browsers(app) -> list[tuple]:
 
 def test_a_phone_that_comes_back_with_its_cookie_is_remembered_once(app):
     a, b = app.test_client(), app.test_client()
-    mid = made_by(a)
+    mid = new_bm(a)
     b.get(f"/m/{mid}")  # first read: the cookie is set, nothing written
     before = browsers(app)
     assert len(before) == 1  # a scores it
@@ -181,7 +180,7 @@ def test_kept_reads_equal_a_fresh_fold_after_every_kind_of_change(app, statement
     real = store_kept.fold
     monkeypatch.setattr(store_kept, "fold", lambda *args: folds.append(args) or real(*args))
     a = app.test_client()
-    mid = made_by(a)
+    mid = new_bm(a)
     changes = [
         lambda: save(a, mid, D1),
         lambda: save(a, mid, D2),

@@ -16,9 +16,8 @@ import pytest
 
 from scorer.record import RecordError, read_json
 
-from .helpers import gunicorn
+from .helpers import BM, gunicorn, new_bm
 from .test_record import EXAMPLE
-from .test_sharing import BM  # a Black Maria new-match form, filled in
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -187,12 +186,6 @@ def post_form(client, url: str, fields: dict, how: str, name):
     )
 
 
-def made(client) -> str:
-    r = client.post("/new/black_maria", data=BM)
-    assert r.status_code == 302, r.get_data(as_text=True)
-    return r.headers["Location"].rsplit("/", 1)[1]
-
-
 @pytest.mark.parametrize(("how", "name", "says"), BAD_NAMES)
 def test_the_new_match_form_refuses_a_name_no_browser_sends(client, how, name, says):
     r = post_form(client, "/new/black_maria", BM, how, name)
@@ -204,7 +197,7 @@ def test_the_new_match_form_refuses_a_name_no_browser_sends(client, how, name, s
 
 @pytest.mark.parametrize(("how", "name", "says"), BAD_NAMES)
 def test_the_set_up_form_refuses_a_name_no_browser_sends(client, how, name, says):
-    mid = made(client)
+    mid = new_bm(client)
     before = client.get(f"/api/matches/{mid}")
     r = post_form(client, f"/m/{mid}/setup", {**BM, "name_1": "Bartosz"}, how, name)
     assert r.status_code == 400, r.status_code

@@ -25,7 +25,7 @@ from scorer.games import GAMES
 from scorer.i18n import _, join, ngettext
 from scorer.match import Match, fold
 
-from .helpers import BLACK_MARIA_FORM, NAMES
+from .helpers import BM, NAMES
 
 POLISH = {
     "New match": "Nowa partia",
@@ -72,7 +72,6 @@ def app(tmp_path, polish):
 
 
 PL = {"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.8"}
-BM = {**BLACK_MARIA_FORM, "opt_spot_values": "10-10-10-15"}
 
 
 def page(client, url, **kw) -> str:

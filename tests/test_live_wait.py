@@ -36,7 +36,7 @@ def call(url, data=None, headers=None, timeout=30):
         return e.code, e.headers, e.read().decode()
 
 
-def new_match(base) -> tuple[str, str, str]:
+def live_match(base) -> tuple[str, str, str]:
     """A match made through the API: its id, its edit key, the live sheet's ETag."""
     players = ["Ala", "Bartek", "Celina"]
     _s, _h, body = call(f"{base}/api/matches", {"game": "black_maria", "players": players})
@@ -62,7 +62,7 @@ def served(tmp_path):
 
 
 def test_a_waiting_phone_hears_of_a_save_at_once_and_of_nothing_after_the_wait(served):
-    mid, key, etag = new_match(served)
+    mid, key, etag = live_match(served)
     ask = {"If-None-Match": etag}
     with ThreadPoolExecutor(1) as pool:
         started = time.monotonic()
@@ -88,7 +88,7 @@ def test_a_waiting_phone_hears_of_a_save_at_once_and_of_nothing_after_the_wait(s
 
 
 def test_a_deleted_match_wakes_its_phones(served):
-    mid, key, etag = new_match(served)
+    mid, key, etag = live_match(served)
     with ThreadPoolExecutor(1) as pool:
         answer = pool.submit(
             call, f"{served}/m/{mid}?part=live&wait=1", None, {"If-None-Match": etag}
@@ -116,7 +116,7 @@ def test_hundreds_of_phones_wait_on_one_gevent_worker_and_all_hear_of_a_save(tmp
                 break
             except OSError:
                 time.sleep(0.1)
-        tables = [new_match(base) for _ in range(3)]
+        tables = [live_match(base) for _ in range(3)]
         with ThreadPoolExecutor(PHONES) as pool:
             answers = [
                 pool.submit(
@@ -146,7 +146,7 @@ def test_hundreds_of_phones_wait_on_one_gevent_worker_and_all_hear_of_a_save(tmp
 def test_a_phone_in_chromium_waits_and_redraws_the_sheet_once_a_deal_is_saved(
     served, browser, browser_context_args
 ):
-    mid, key, _etag = new_match(served)
+    mid, key, _etag = live_match(served)
     page = browser.new_context(**browser_context_args).new_page()
     asked = []
     page.on("request", lambda r: asked.append(r.url) if "part=live" in r.url else None)
@@ -175,7 +175,7 @@ def test_past_the_phones_a_process_holds_a_poll_is_told_to_ask_again(tmp_path):
     threading.Thread(target=server.serve_forever, daemon=True).start()
     base = f"http://127.0.0.1:{server.server_port}"
     try:
-        mid, key, etag = new_match(base)
+        mid, key, etag = live_match(base)
         ask = {"If-None-Match": etag}
         with ThreadPoolExecutor(2) as pool:
             held = [

@@ -33,7 +33,7 @@ from scorer.games import GAMES
 from scorer.games.base import DEAL_WORDS
 from scorer.i18n import LANGUAGES, _, join
 
-from .helpers import BLACK_MARIA_FORM, NAMES, chained
+from .helpers import BLACK_MARIA_FORM, NAMES, chained, new_bm
 
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 HEADERS = {lang: {"Accept-Language": f"{lang},en;q=0.5"} for lang in LANGUAGES}
@@ -1282,9 +1282,10 @@ UNDO = {
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_undo_button_says_what_it_takes_back(client, lang):
-    from .test_sharing import BM, D1, D2, as_form, made_by  # noqa: PLC0415
+    from .helpers import BM  # noqa: PLC0415
+    from .test_sharing import D1, D2, as_form  # noqa: PLC0415
 
-    mid = made_by(client)
+    mid = new_bm(client)
     for target, entry, said in (("", D1, UNDO[lang][0]), ("/1", D2, UNDO[lang][1])):
         url = f"/m/{mid}/deal{target}"
         assert client.post(url, data=as_form(entry, get(client, url, lang))).status_code == 302
@@ -1296,7 +1297,7 @@ def test_the_undo_button_says_what_it_takes_back(client, lang):
     seen = html.unescape(re.search(r'name="expect" type="hidden" value="([^"]*)"', page).group(1))
     client.post(f"/m/{mid}/deal/1/delete", data={"seen": seen})
     assert UNDO[lang][2] in html.unescape(get(client, f"/m/{mid}", lang))
-    assert BM  # the match is the Black Maria of tests/test_sharing.py
+    assert BM  # the match is the Black Maria of tests/helpers.py's new_bm
 
 
 # --- a form sent again after Back, with other values ------------------------------------
@@ -1312,9 +1313,9 @@ RESENT = {
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_a_form_sent_again_with_other_values_is_said_in_the_table_s_words(client, lang):
-    from .test_sharing import D1, D2, as_form, made_by  # noqa: PLC0415
+    from .test_sharing import D1, D2, as_form  # noqa: PLC0415
 
-    mid = made_by(client)
+    mid = new_bm(client)
     url = f"/m/{mid}/deal"
     page = get(client, url, lang)
     assert client.post(url, data=as_form(D1, page)).status_code == 302

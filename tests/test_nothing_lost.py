@@ -9,7 +9,8 @@ import re
 
 from scorer.web.access import COOKIE
 
-from .test_web import BM, deal_form, hidden, text
+from .helpers import BM, hidden
+from .test_web import deal_form, text
 
 QUEUED = {"X-Scorer-Queue": "1"}
 SAME = {"Sec-Fetch-Site": "same-origin"}

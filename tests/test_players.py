@@ -17,7 +17,7 @@ from scorer.players import Sheet, head_to_head, names, stats
 from scorer.record import load, name_key
 from scorer.web import players as web_players
 
-from .helpers import record
+from .helpers import create, record
 
 
 def sheet(pub: str, game: str, deals: list, players: list[str], options=None) -> Sheet:
@@ -371,12 +371,6 @@ def test_statistics_count_only_live_deals_of_live_matches(app, matches, steps):
 
 
 # --- the pages -----------------------------------------------------------------------------
-
-
-def create(client, game, deals, players, options=None) -> str:
-    r = client.post("/api/matches", json=record(game, deals, players, options))
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()["id"]
 
 
 def players_of(client, pub) -> list[str]:

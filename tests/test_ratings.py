@@ -29,7 +29,7 @@ from scorer import ratings, store
 from scorer.store import ratings as kept
 from scorer.web.access import COOKIE
 
-from .helpers import record
+from .helpers import create
 
 MODEL = PlackettLuce()
 
@@ -73,13 +73,10 @@ MP_TEAMS = [["Ala", "Celina"], ["Bartek", "Darek"]]
 MP_RANKS = [1, 2]
 
 
-def create(client, match, target: int = 20) -> str:
+def rated(client, match, target: int = 20) -> str:
+    """One of the matches above (players, deals, options, places), to ``target``: its id."""
     players, deals, options, _places = match
-    r = client.post(
-        "/api/matches", json=record("black_maria", deals, players, {"target": target, **options})
-    )
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()["id"]
+    return create(client, "black_maria", deals, players, {"target": target, **options})
 
 
 def rate_as_openskill(teams: list[list[str]], ranks: list[int], skill: dict) -> None:
@@ -133,12 +130,12 @@ def close(got: dict, want: dict) -> bool:
 
 def test_a_season_is_rated_as_openskill_rates_it(app, client):
     for match in (M3, M4, M5, M6, MP):
-        create(client, match)
+        rated(client, match)
     assert close(league_of(app, client), expected(M3, M4, M5, M6, MP))
 
 
 def test_without_a_tie_a_match_is_one_call_of_openskills_rate(app, client):
-    create(client, M3)
+    rated(client, M3)
     a, b, c = (MODEL.rating() for _ in range(3))
     (a,), (b,), (c,) = MODEL.rate([[a], [b], [c]], ranks=[2, 3, 1])
     assert close(
@@ -148,7 +145,7 @@ def test_without_a_tie_a_match_is_one_call_of_openskills_rate(app, client):
 
 
 def test_a_partnership_is_rated_as_two_teams(app, client):
-    create(client, MP)
+    rated(client, MP)
     (a, c), (b, d) = MODEL.rate(
         [[MODEL.rating(), MODEL.rating()], [MODEL.rating(), MODEL.rating()]], ranks=[1, 2]
     )
@@ -166,8 +163,8 @@ def test_a_partnership_is_rated_as_two_teams(app, client):
 
 
 def test_a_match_deleted_edited_or_restored_changes_the_ratings_after_it(app, client):
-    m3, m4 = create(client, M3), create(client, M4)
-    create(client, M6)
+    m3, m4 = rated(client, M3), rated(client, M4)
+    rated(client, M6)
     assert close(league_of(app, client), expected(M3, M4, M6))
     assert client.delete(f"/api/matches/{m4}").status_code == 200  # to the trash
     assert close(league_of(app, client), expected(M3, M6))
@@ -184,24 +181,24 @@ def test_a_match_deleted_edited_or_restored_changes_the_ratings_after_it(app, cl
 
 
 def test_only_a_change_is_rated_again(app, client, runner, monkeypatch):
-    create(client, M3)
-    create(client, M4)
+    rated(client, M3)
+    rated(client, M4)
     league_of(app, client)
     calls = []
     real = ratings.rate_one
     monkeypatch.setattr(ratings, "rate_one", lambda *a: calls.append(a[0].pub) or real(*a))
     league_of(app, client)
     assert calls == []  # nothing changed: what is kept is read
-    playing = create(client, (M4[0], [], {}, None))
+    playing = rated(client, (M4[0], [], {}, None))
     league_of(app, client)
     assert calls == []  # a match not over rates nothing
-    m6 = create(client, M6)
+    m6 = rated(client, M6)
     assert close(league_of(app, client), expected(M3, M4, M6))
     assert calls == [m6]  # the new match only: the ones before it keep their moves
     assert client.delete(f"/api/matches/{playing}").status_code == 200
     league_of(app, client)
     assert calls == [m6]
-    m3 = create(client, M3)  # Ala, Bartek, Celina again
+    m3 = rated(client, M3)  # Ala, Bartek, Celina again
     assert close(league_of(app, client), expected(M3, M4, M6, M3))
     assert calls == [m6, m3]
     # what was kept one change at a time is what rating everything afresh gives
@@ -228,7 +225,7 @@ def test_after_any_adds_deletes_and_restores_the_ratings_are_openskills(app, ste
     gone: set[str] = set()
     for kind, what in steps:
         if kind == "add":
-            made.append((create(client, what), what))
+            made.append((rated(client, what), what))
         elif made:
             pub = made[what % len(made)][0]
             if kind == "delete" and pub not in gone:
@@ -249,7 +246,7 @@ def set_began(app, pub: str, when: str) -> None:
 
 
 def test_matches_of_one_day_are_rated_in_the_order_they_began(app, client):
-    evening, morning = create(client, M3), create(client, M4)
+    evening, morning = rated(client, M3), rated(client, M4)
     set_began(app, evening, "2025-03-08T20:00:00+00:00")
     set_began(app, morning, "2025-03-08T09:30:00+00:00")
     got = league_of(app, client)
@@ -260,8 +257,8 @@ def test_matches_of_one_day_are_rated_in_the_order_they_began(app, client):
 def test_an_unrated_player_starts_at_the_librarys_default(app, client):
     assert (ratings.NEW.mu, ratings.NEW.sigma) == (MODEL.rating().mu, MODEL.rating().sigma)
     assert ratings.NEW.rating == pytest.approx(MODEL.rating().ordinal()) == 0
-    create(client, M3)
-    pub = create(client, M4)  # Darek's first match
+    rated(client, M3)
+    pub = rated(client, M4)  # Darek's first match
     with app.app_context():
         moves = kept.moved(store.get_db(), browser(client), pub).moves
     darek = next(m for m in moves if m.name == "Darek")
@@ -344,8 +341,8 @@ def tenth(v: float) -> str:
 
 
 def test_the_players_page_shows_the_league(app, client):
-    create(client, M3)
-    create(client, M4)
+    rated(client, M3)
+    rated(client, M4)
     want = expected(M3, M4)
     ordinal = {n: mu - 3 * sigma for n, (mu, sigma) in want.items()}
     ranked = sorted(want, key=lambda n: -round(ordinal[n], 1))
@@ -366,7 +363,7 @@ def test_the_players_page_shows_the_league(app, client):
 
 
 def test_a_league_per_season(app, client):
-    old, new = create(client, M3), create(client, M4)
+    old, new = rated(client, M3), rated(client, M4)
     set_began(app, old, "2024-12-31T23:00:00+00:00")
     set_began(app, new, "2025-01-02T10:00:00+00:00")
     assert close(league_of(app, client, ratings.Season.parse(year="2025")), expected(M4))
@@ -394,7 +391,7 @@ def league_csv(body: str) -> list[list[str]]:
 
 
 def test_the_league_as_csv_and_in_the_season_zip(app, client):
-    create(client, (["Ala", "=1+1", "Celina"], M3[1], {}, M3[3]))
+    rated(client, (["Ala", "=1+1", "Celina"], M3[1], {}, M3[3]))
     r = client.get("/players/league.csv")
     assert r.headers["Content-Type"] == "text/csv; charset=utf-8"
     assert re.fullmatch(
@@ -426,10 +423,10 @@ def test_the_league_as_csv_and_in_the_season_zip(app, client):
 
 
 def test_the_sheet_gives_the_chances_before_and_the_moves_after(app, client):
-    create(client, M3)
-    create(client, M4)
+    rated(client, M3)
+    rated(client, M4)
     want = expected(M3, M4)
-    pub = create(client, (["Bartek", "Ala", "Ewa"], [], {}, None))
+    pub = rated(client, (["Bartek", "Ala", "Ewa"], [], {}, None))
     page = client.get(f"/m/{pub}").get_data(as_text=True)
     odds = MODEL.predict_win(
         [[MODEL.rating(*want["Bartek"])], [MODEL.rating(*want["Ala"])], [MODEL.rating()]]
@@ -455,9 +452,9 @@ def test_the_sheet_gives_the_chances_before_and_the_moves_after(app, client):
 
 
 def test_the_chances_of_a_partnership_are_its_teams(app, client):
-    create(client, MP)
+    rated(client, MP)
     want = expected(MP)
-    pub = create(client, (MP[0], [], {"partnership": True}, None))
+    pub = rated(client, (MP[0], [], {"partnership": True}, None))
     page = client.get(f"/m/{pub}").get_data(as_text=True)
     odds = MODEL.predict_win([[MODEL.rating(*want[n]) for n in team] for team in MP_TEAMS])
     first, second = (f"{round(p * 100)}%" for p in odds)
@@ -465,13 +462,13 @@ def test_the_chances_of_a_partnership_are_its_teams(app, client):
 
 
 def test_no_chances_where_nobody_has_a_rating(client):
-    pub = create(client, (M3[0], [], {}, None))
+    pub = rated(client, (M3[0], [], {}, None))
     assert "Chances to win" not in client.get(f"/m/{pub}").get_data(as_text=True)
 
 
 def test_a_player_page_draws_the_rating_line(app, client):
-    create(client, M3)
-    create(client, M4)
+    rated(client, M3)
+    rated(client, M4)
     page = client.get("/p/Ala").get_data(as_text=True)
     rating = re.search(r'<dl class="rating">(.*?)</dl>', page, re.S).group(1)
     mu, sigma = expected(M3, M4)["Ala"]
@@ -483,8 +480,8 @@ def test_a_player_page_draws_the_rating_line(app, client):
 
 
 def test_rebuild_names_ratings_that_differed(app, client, runner):
-    create(client, M3)
-    pub = create(client, M4)
+    rated(client, M3)
+    pub = rated(client, M4)
     want = expected(M3, M4)
     with app.app_context():
         db = store.get_db()

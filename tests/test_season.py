@@ -16,9 +16,9 @@ import pytest
 
 from scorer import create_app, season, store
 
-from .helpers import record, short_busy_wait
+from .helpers import create, record, short_busy_wait
 from .test_csv import split
-from .test_players import M1, M2, M5, M6, alert, create
+from .test_players import M1, M2, M5, M6, alert
 
 
 def zip_of(members: dict[str, str | bytes]) -> bytes:

@@ -15,9 +15,8 @@ from werkzeug.serving import make_server
 from scorer import create_app, store
 
 from .conftest import trials
-from .helpers import BLACK_MARIA_FORM
+from .helpers import BM, hidden, new_bm
 
-BM = {**BLACK_MARIA_FORM, "opt_spot_values": "10-10-10-15"}
 D1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}  # 17, 23, 3
 D2 = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}  # 7, 5, 31
 D3 = {"hearts": [13, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}}  # 13, 30, 0
@@ -25,10 +24,6 @@ D3 = {"hearts": [13, 0, 0], "taken_by": {"QS": 1, "KS": 1, "AS": 1}}  # 13, 30, 
 
 def text(r):
     return r.get_data(as_text=True)
-
-
-def hidden(page, name):
-    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
 
 
 def as_form(entry, page):
@@ -39,12 +34,6 @@ def as_form(entry, page):
     if deal:  # a new deal's page names the table's deal it records
         data["number"] = deal.group(1)
     return data
-
-
-def made_by(a) -> str:
-    r = a.post("/new/black_maria", data=BM)
-    assert r.status_code == 302
-    return r.headers["Location"].rsplit("/", 1)[1]
 
 
 def key_of(app, mid) -> str:
@@ -78,7 +67,7 @@ def test_ids_and_keys_are_unguessable_and_never_given_twice(app, client):
 
 def test_every_write_route_refuses_a_browser_that_does_not_score(app, phones):
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     a.post(f"/m/{mid}/deal", data=as_form(D1, text(a.get(f"/m/{mid}/deal"))))
     page = text(a.get(f"/m/{mid}/deal/1"))
     b.get(f"/m/{mid}")  # B watches
@@ -120,7 +109,7 @@ def test_every_write_route_refuses_a_browser_that_does_not_score(app, phones):
 
 def test_the_score_link_makes_a_scorer_once_and_a_wrong_one_does_not(app, phones):
     a, b, c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     r = c.get(f"/m/{mid}/score?key=not-the-key")
     assert r.status_code == 403
     r = b.get(f"/m/{mid}/score?key={key_of(app, mid)}")
@@ -135,8 +124,8 @@ def test_the_score_link_makes_a_scorer_once_and_a_wrong_one_does_not(app, phones
 
 def test_the_home_page_lists_what_this_browser_scores_or_watched(phones):
     a, b, c = phones
-    mine = made_by(a)
-    other = made_by(c)
+    mine = new_bm(a)
+    other = new_bm(c)
     b.get(f"/m/{mine}")  # the first read sets b's cookie and writes nothing
     assert f"/m/{mine}" not in text(b.get("/"))
     b.get(f"/m/{mine}?part=live")  # the sheet's poll comes back with it: b watches
@@ -172,7 +161,7 @@ def test_api_writes_need_the_edit_key(app):
 
 def test_old_numbers_are_no_addresses_for_new_matches(phones):
     a, _b, _c = phones
-    made_by(a)
+    new_bm(a)
     for n in (1, 2):
         assert a.get(f"/m/{n}").status_code == 404
 
@@ -182,7 +171,7 @@ def test_old_numbers_are_no_addresses_for_new_matches(phones):
 
 def test_the_live_part_of_the_sheet_is_a_304_until_something_changes(phones):
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     r = b.get(f"/m/{mid}?part=live")
     etag = r.headers["ETag"]
     assert r.status_code == 200 and "<html" not in text(r) and "Deals" not in text(r)
@@ -272,7 +261,7 @@ class NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def test_the_other_entry_as_the_next_deal_keeps_both(phones):
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     pa, pb = text(a.get(f"/m/{mid}/deal")), text(a.get(f"/m/{mid}/deal"))
     assert a.post(f"/m/{mid}/deal", data=as_form(D1, pa)).status_code == 302
     r = a.post(f"/m/{mid}/deal", data=as_form(D2, pb))
@@ -296,7 +285,7 @@ def test_the_history_names_each_entry_of_a_choice_for_what_it_is(phones):
     stored one kept. The history says which entry was stored and which set aside,
     not "Before:"; each line says what happened first and when after it."""
     a, _b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     pa, pb = text(a.get(f"/m/{mid}/deal")), text(a.get(f"/m/{mid}/deal"))
     assert a.post(f"/m/{mid}/deal", data=as_form(D1, pa)).status_code == 302
     r = a.post(f"/m/{mid}/deal", data=as_form(D2, pb))
@@ -331,7 +320,7 @@ def undo_latest(client, mid):
 
 def test_history_lists_each_kind_of_change_and_undo_restores_the_standings(phones):
     a, _b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     save(a, mid, D1)
     save(a, mid, D2)
     assert totals(a, mid) == [24, 28, 34]
@@ -379,7 +368,7 @@ def test_history_lists_each_kind_of_change_and_undo_restores_the_standings(phone
 
 def test_the_sheet_offers_a_one_tap_undo_right_after_a_save(phones):
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     save(a, mid, D1)
     sheet = text(a.get(f"/m/{mid}"))
     assert "Undo saving deal 1" in sheet
@@ -393,7 +382,7 @@ def test_the_sheet_offers_a_one_tap_undo_right_after_a_save(phones):
 
 def test_a_deleted_match_waits_in_the_trash_and_comes_back(phones):
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     save(a, mid, D1)
     b.get(f"/m/{mid}")
     assert a.post(f"/m/{mid}/delete").status_code == 302
@@ -434,7 +423,7 @@ def test_the_api_history_lists_every_change_in_order(client):
 
 def test_fix_a_name_and_change_an_option_each_a_change_undone_from_the_history(phones):
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     save(a, mid, D1)  # 17, 23, 3
     save(a, mid, D2)  # 24, 28, 34
     form = {**BM, "name_1": "Bartosz", "opt_target": "100", "key": "s1"}
@@ -473,7 +462,7 @@ def test_the_sheet_offers_undo_only_while_this_phones_change_is_the_latest(app, 
     does (the table has moved on), though A's history still offers it for deal 1,
     and B's sheet offers B's own."""
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
     save(a, mid, D1)
     assert 'class="undo"' in text(a.get(f"/m/{mid}"))
@@ -491,7 +480,7 @@ def test_the_sheet_s_undo_tapped_after_another_phone_saved_takes_nothing_back(ap
     dealer after it one deal off). Now nothing is undone and A is shown the
     history, where deal 2's Undo is still offered."""
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
     save(a, mid, D1)
     save(a, mid, D2)
@@ -514,7 +503,7 @@ def test_a_deal_entered_again_the_same_leaves_the_undo_on_the_sheet(app, phones)
     """B had deal 1's form open and enters what A saved: nothing is stored, the match
     has not changed, and A's sheet still offers A's Undo."""
     a, b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
     early = text(b.get(f"/m/{mid}/deal"))
     save(a, mid, D1)
@@ -525,7 +514,7 @@ def test_a_deal_entered_again_the_same_leaves_the_undo_on_the_sheet(app, phones)
 
 def test_a_double_tap_on_undo_undoes_once(phones):
     a, _b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     save(a, mid, D1)
     save(a, mid, D2)
     sheet = text(a.get(f"/m/{mid}"))
@@ -544,7 +533,7 @@ def test_a_double_tap_on_undo_undoes_once(phones):
 
 def test_numbers_too_long_for_the_database_are_no_address(phones):
     a, _b, _c = phones
-    mid = made_by(a)
+    mid = new_bm(a)
     huge = "9" * 20
     for url in [f"/m/{mid}/undo/{huge}", f"/m/{mid}/deal/{huge}/delete", f"/m/{mid}/deal/{huge}"]:
         assert a.post(url, data={}).status_code == 404, url
@@ -555,7 +544,7 @@ def test_a_notice_said_twice_before_a_page_is_read_shows_once(app, phones):
     """Two score links opened before either sheet is read: the same notice waits
     twice; the page says it once (the pl and cs readers saw it repeated)."""
     a, b, _c = phones
-    first, second = made_by(a), made_by(a)
+    first, second = new_bm(a), new_bm(a)
     for mid in (first, second):
         assert b.get(f"/m/{mid}/score?key={key_of(app, mid)}").status_code == 302
     page = text(b.get(f"/m/{second}"))

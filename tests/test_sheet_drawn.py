@@ -9,8 +9,8 @@ import re
 
 from scorer import backup
 
-from .helpers import record
-from .test_web import deal_form, marks, new_bm, text
+from .helpers import hidden, new_bm, record
+from .test_web import deal_form, marks, text
 
 
 def totals(page: str) -> list[str]:
@@ -82,10 +82,6 @@ def test_the_table_shows_a_screenful_of_the_latest_deals_and_a_link_to_all(clien
     assert every[0][1] == ["17", "23", "3"]
 
 
-def hidden_value(page: str, name: str) -> str:
-    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
-
-
 def test_the_sheet_s_form_is_drawn_once_yet_each_page_has_its_own_token_and_key(csrf_client):
     """The next deal's form is kept with the sheet (scorer.web.sheet.next_part): a
     second phone's page from that drawing carries its own CSRF token (its session's)
@@ -95,17 +91,17 @@ def test_the_sheet_s_form_is_drawn_once_yet_each_page_has_its_own_token_and_key(
     record = made.get_json()
     sheet = f"/m/{record['id']}"
     first, again = text(a.get(sheet)), text(a.get(sheet))  # the second from the drawing
-    assert hidden_value(first, "key") != hidden_value(again, "key")
+    assert hidden(first, "key") != hidden(again, "key")
     b = a.application.test_client()  # another phone, opening the score link
     assert b.get(f"{sheet}/score?key={record['edit_key']}").status_code in (200, 302)
     page = text(b.get(sheet))
-    token = hidden_value(page, "csrf_token")
-    assert token != hidden_value(first, "csrf_token") and "\x1e" not in page
-    keys = {hidden_value(p, "key") for p in (first, again, page)}
+    token = hidden(page, "csrf_token")
+    assert token != hidden(first, "csrf_token") and "\x1e" not in page
+    keys = {hidden(p, "key") for p in (first, again, page)}
     assert len(keys) == 3
     # hearts 4 6 3, Q♠ A, K♠ and A♠ B: A 17, B 23, C 3
-    form = deal_form([4, 6, 3], 0, 1, 1, expect=hidden_value(page, "expect"))
-    form.update(csrf_token=token, key=hidden_value(page, "key"))
+    form = deal_form([4, 6, 3], 0, 1, 1, expect=hidden(page, "expect"))
+    form.update(csrf_token=token, key=hidden(page, "key"))
     assert b.post(f"{sheet}/deal", data=form).status_code == 302
     assert totals(text(b.get(sheet))) == ["17", "23", "3"]
 
@@ -128,15 +124,15 @@ def test_a_sheet_kept_whole_mid_match_is_each_phone_s_own(csrf_client):
     assert "You score this match" in text(b.get(sheet))  # the notice, drawn afresh
     kept, again = text(a.get(sheet)), text(b.get(sheet))  # B's from A's drawing
     assert totals(again) == ["17", "23", "3"] and "\x1e" not in again
-    assert hidden_value(kept, "csrf_token") != hidden_value(again, "csrf_token")
-    assert hidden_value(kept, "key") != hidden_value(again, "key")
+    assert hidden(kept, "csrf_token") != hidden(again, "csrf_token")
+    assert hidden(kept, "key") != hidden(again, "key")
     # B saves deal 2 from that page: hearts 0 5 8, Q♠ and K♠ C, A♠ A → A 24, B 28, C 34
-    form = deal_form([0, 5, 8], 2, 2, 0, expect=hidden_value(again, "expect"))
-    form.update(csrf_token=hidden_value(again, "csrf_token"), key=hidden_value(again, "key"))
+    form = deal_form([0, 5, 8], 2, 2, 0, expect=hidden(again, "expect"))
+    form.update(csrf_token=hidden(again, "csrf_token"), key=hidden(again, "key"))
     saved = b.post(f"{sheet}/deal", data=form, follow_redirects=True)
     assert "Deal 2 saved." in text(saved) and totals(text(saved)) == ["24", "28", "34"]
     mine = text(b.get(sheet))  # kept now, with B's Undo in it
     assert "Undo saving deal 2" in mine and 'class="flash' not in mine  # the notice was said
     theirs = text(a.get(sheet))  # the same version for A: no Undo of B's change
     assert totals(theirs) == ["24", "28", "34"] and "Undo:" not in theirs
-    assert hidden_value(mine, "key") != hidden_value(text(b.get(sheet)), "key")
+    assert hidden(mine, "key") != hidden(text(b.get(sheet)), "key")

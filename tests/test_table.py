@@ -32,8 +32,8 @@ from scorer.games import GAMES, EntryError
 from scorer.match import DealError
 from scorer.web.sharing import joining
 
-from .helpers import ROOT, free_port, gunicorn
-from .test_sharing import BM, key_of, made_by
+from .helpers import BM, ROOT, free_port, gunicorn, new_bm, tool_missing
+from .test_sharing import key_of
 
 LAN = "192.168.1.20"
 
@@ -155,7 +155,7 @@ def test_make_runs_first_lines_carry_an_address_that_answers(tmp_path):
 
 def test_share_is_in_a_scorers_top_bar_and_not_a_watchers(app):
     scorer, watcher = app.test_client(), app.test_client()
-    mid = made_by(scorer)
+    mid = new_bm(scorer)
     bar = re.compile(r'<header class="bar">.*?</header>', re.S)
     top = bar.search(scorer.get(f"/m/{mid}").get_data(as_text=True)).group(0)
     assert f'<a class="share-link" href="/m/{mid}/share">Share</a>' in top
@@ -165,7 +165,7 @@ def test_share_is_in_a_scorers_top_bar_and_not_a_watchers(app):
 
 def test_send_and_copy_beside_each_link_and_the_score_link_says_so(app):
     scorer, other = app.test_client(), app.test_client()
-    mid = made_by(scorer)
+    mid = new_bm(scorer)
     page = html.unescape(scorer.get(f"/m/{mid}/share").get_data(as_text=True))
     boxes = re.findall(r'<p class="actions" data-share="([^"]+)"', page)
     assert boxes == links(page)
@@ -186,7 +186,7 @@ def adapted(tmp_path, text: str) -> dict:
     asks nothing of anyone)."""
     caddy = shutil.which("caddy")
     if not caddy:
-        pytest.skip("Debian's caddy is not installed (make test installs it)")
+        tool_missing("Debian's caddy is not installed (make test installs it)")
     (tmp_path / "Caddyfile").write_text(text)
     done = subprocess.run(
         [caddy, "adapt", "--config", str(tmp_path / "Caddyfile"), "--adapter", "caddyfile"],
@@ -236,7 +236,7 @@ def test_no_trust_page_without_the_tables_authority(tmp_path):
 def self_signed(tmp_path, name: str, *more: str, subject: str = "CN") -> str:
     """A root certificate named ``name`` (Debian's openssl), as PEM text."""
     if not shutil.which("openssl"):
-        pytest.skip("Debian's openssl is not installed (make test installs it)")
+        tool_missing("Debian's openssl is not installed (make test installs it)")
     key, crt = tmp_path / "ca.key", tmp_path / "ca.crt"
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256"]
@@ -537,7 +537,7 @@ def test_the_servers_caddy_keeps_keys_and_cookies_out_of_its_log(tmp_path):
     Caddy's own (the journal, its standard error here) holds a secret."""
     caddy = shutil.which("caddy")
     if not caddy:
-        pytest.skip("Debian's caddy is not installed (make test installs it)")
+        tool_missing("Debian's caddy is not installed (make test installs it)")
     port, log = free_port(), tmp_path / "scorer.log"
     options = (
         "\tadmin off\n\tskip_install_trust\n\tauto_https disable_redirects\n"
@@ -586,7 +586,7 @@ def test_the_tables_caddy_keeps_the_key_out_of_its_log_with_gunicorn_down(tmp_pa
     request, and no line of it, nor of gunicorn's log, carries a key."""
     caddy = shutil.which("caddy")
     if not caddy:
-        pytest.skip("Debian's caddy is not installed (make test installs it)")
+        tool_missing("Debian's caddy is not installed (make test installs it)")
     https, http = free_port(), free_port()
     folder = tmp_path / "caddy"
     (folder / "data").mkdir(parents=True)

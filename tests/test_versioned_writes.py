@@ -11,6 +11,7 @@ import re
 from scorer import store
 
 from .conftest import trials
+from .helpers import hidden, new_match
 
 TRIALS = trials(100, 20)  # each stale page, this many times
 
@@ -19,26 +20,8 @@ X = {"hearts": [0, 5, 8], "taken_by": {"QS": 2, "KS": 2, "AS": 0}}
 E = {"hearts": [13, 0, 0], "taken_by": {"QS": 0, "KS": 0, "AS": 0}}
 
 
-def new_match(client, deals) -> int:
-    r = client.post(
-        "/api/matches",
-        json={
-            "game": "black_maria",
-            "players": ["Ala", "Bartek", "Celina"],
-            "options": {"end": "deals", "deals": 30},
-            "deals": deals,
-        },
-    )
-    assert r.status_code == 201
-    return r.get_json()["id"]
-
-
 def deals(client, mid):
     return client.get(f"/api/matches/{mid}").get_json()["deals"]
-
-
-def hidden(page: str, name: str) -> str:
-    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
 
 
 def opened(client, url) -> str:

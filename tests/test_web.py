@@ -11,20 +11,9 @@ import pytest
 
 from scorer import store
 
+from .helpers import BM, hidden, new_bm
+
 NAMES = {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina"}
-BM = {
-    **NAMES,
-    "first_dealer": "0",
-    "opt_scoring": "black_maria",
-    "opt_end": "target",
-    "opt_spot_values": "10-10-10-15",
-}
-
-
-def new_bm(client, **extra):
-    r = client.post("/new/black_maria", data={**BM, **extra})
-    assert r.status_code == 302, r.get_data(as_text=True)
-    return r.headers["Location"].rsplit("/", 1)[1]
 
 
 def deal_form(hearts, qs, ks, as_, expect=None, **extra):
@@ -43,10 +32,6 @@ def stored(app, match_id):
 
 def text(r):
     return r.get_data(as_text=True)
-
-
-def hidden(page: str, name: str) -> str:
-    return re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1)
 
 
 def marks(client, url) -> dict:

@@ -9,7 +9,8 @@ import re
 import pytest
 from werkzeug.datastructures import MultiDict
 
-from .test_web import deal_form, delete_marks, marks, new_bm, stored, text
+from .helpers import made, new_bm
+from .test_web import deal_form, delete_marks, marks, stored, text
 
 HEARTS = {
     "name_0": "Ala",
@@ -20,12 +21,6 @@ HEARTS = {
     "opt_scoring": "standard",
     "opt_moon": "others",
 }
-
-
-def create(client, record) -> int:
-    r = client.post("/api/matches", json=record)
-    assert r.status_code == 201, r.get_json()
-    return r.get_json()["id"]
 
 
 def deals_table(client, mid) -> str:
@@ -75,21 +70,21 @@ def test_a_moon_typed_as_one_count_is_saved_and_marked(client, app):
 
 
 def test_no_moon_no_legend(client):
-    mid = create(
+    mid = made(
         client,
         {
             "game": "hearts",
             "players": ["A", "B", "C", "D"],
             "deals": [{"hearts": [4, 3, 3, 3], "taken_by": {"QS": 1}}],
         },
-    )
+    )["id"]
     page = text(client.get(f"/m/{mid}"))
     assert "☾" not in page
 
 
 def test_a_turned_jack_is_named_beside_the_deal_number(client):
     # RULES.md: J♥ turned up is out of play; the other jacks are taken as usual
-    mid = create(
+    mid = made(
         client,
         {
             "game": "knaves",
@@ -103,14 +98,14 @@ def test_a_turned_jack_is_named_beside_the_deal_number(client):
                 },
             ],
         },
-    )
+    )["id"]
     tags = re.findall(r'<small class="tag">(.*?)</small>', deals_table(client, mid))
     assert tags == ["J♥", "♠"]
 
 
 def test_a_capot_is_marked_on_its_declarer(client):
     # deal 1: A declared and made a capot: A 0, others 5 each; deal 2: B's failed
-    mid = create(
+    mid = made(
         client,
         {
             "game": "polignac",
@@ -124,7 +119,7 @@ def test_a_capot_is_marked_on_its_declarer(client):
                 },
             ],
         },
-    )
+    )["id"]
     rows = re.findall(r"<tr>(.*?)</tr>", deals_table(client, mid), re.S)[1:]
     first = re.findall(r"<td>(.*?)</td>", rows[0])
     second = re.findall(r"<td>(.*?)</td>", rows[1])
@@ -166,13 +161,13 @@ def test_a_form_too_long_for_the_sheets_first_screen_gets_its_own_page(client):
     # deal 2 asks tricks and hearts: the sheet
     first = {"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}
     record = {"game": "metamorphosis", "players": ["Ala", "Bartek", "Celina"], "deals": []}
-    page = text(client.get(f"/m/{create(client, record)}"))
+    page = text(client.get(f"/m/{made(client, record)['id']}"))
     assert "Enter deal 1" in page and "Save deal 1" not in page
-    page = text(client.get(f"/m/{create(client, {**record, 'deals': [first]})}"))
+    page = text(client.get(f"/m/{made(client, {**record, 'deals': [first]})['id']}"))
     assert "Enter deal 2" not in page and 'name="hearts__2"' in sheet_form(page)
     # four players' Black Maria: a second row of totals leaves no room under them
     record = {"game": "black_maria", "players": ["Ala", "Bartek", "Celina", "Darek"]}
-    page = text(client.get(f"/m/{create(client, {**record, 'deals': []})}"))
+    page = text(client.get(f"/m/{made(client, {**record, 'deals': []})['id']}"))
     assert "Enter deal 1" in page and "Save deal 1" not in page
 
 

@@ -9,16 +9,7 @@ import pytest
 
 from scorer import store
 
-PEOPLE = {"name_0": "Ala", "name_1": "Bartek", "name_2": "Celina", "name_3": "Darek"}
-
-
-def create(client, game, players=4, **options):
-    data = {k: v for k, v in PEOPLE.items() if int(k[-1]) < players}
-    data["first_dealer"] = "0"
-    data.update({f"opt_{k}": v for k, v in options.items()})
-    r = client.post(f"/new/{game}", data=data)
-    assert r.status_code == 302, r.get_data(as_text=True)
-    return r.headers["Location"].rsplit("/", 1)[1]
+from .helpers import new_game
 
 
 def deals(app, mid):
@@ -50,7 +41,7 @@ def knaves_form(tricks, jh, jd, jc, js, turn_up="", expect=0):
 
 
 def test_knaves_form_example_and_sheet_trump(client, app):
-    mid = create(client, "knaves", 3)
+    mid = new_game(client, "knaves", 3)
     # RULES.md example: A 7 + J♥ (-4) = 3; B 6 + J♦ (-3) + J♠ (-1) = 2; C 4 + J♣ (-2) = 2
     # Celina's tricks left empty: 17 - 7 - 6 = 4
     r = client.post(f"/m/{mid}/deal", data=knaves_form([7, 6, None], "0", "1", "2", "1", "5H"))
@@ -61,7 +52,7 @@ def test_knaves_form_example_and_sheet_trump(client, app):
 
 
 def test_knaves_turned_up_jack_is_out_of_play_on_the_form(client, app):
-    mid = create(client, "knaves", 3)
+    mid = new_game(client, "knaves", 3)
     # J♥ turned up: A 7 tricks = 7; B 6 + J♦ -3 = 3; C 4 + J♣ -2 + J♠ -1 = 1
     r = client.post(f"/m/{mid}/deal", data=knaves_form([7, 6, 4], "none", "1", "2", "2", "JH"))
     assert r.status_code == 302 and totals(client, mid) == [7, 3, 1]
@@ -83,7 +74,7 @@ def test_knaves_turned_up_jack_is_out_of_play_on_the_form(client, app):
     ],
 )
 def test_knaves_bad_entries(client, app, form, message):
-    mid = create(client, "knaves", 3)
+    mid = new_game(client, "knaves", 3)
     r = client.post(f"/m/{mid}/deal", data=form)
     assert r.status_code == 400 and message in r.get_data(as_text=True)
     assert deals(app, mid) == []
@@ -102,7 +93,7 @@ def slob_form(first, last, qc, expect):
 
 
 def test_slobberhannes_to_the_end_and_no_deal_after(client, app):
-    mid = create(client, "slobberhannes", 4, end="target")
+    mid = new_game(client, "slobberhannes", 4, end="target")
     # RULES.md example: A first trick, B Q♣, C last trick: 1, 2, 1, 0
     client.post(f"/m/{mid}/deal", data=slob_form(0, 2, 1, 0))
     assert totals(client, mid) == [1, 2, 1, 0]
@@ -127,7 +118,7 @@ def test_slobberhannes_to_the_end_and_no_deal_after(client, app):
 
 
 def test_slobberhannes_missing_tap(client, app):
-    mid = create(client, "slobberhannes", 4)
+    mid = new_game(client, "slobberhannes", 4)
     r = client.post(
         f"/m/{mid}/deal", data={"taken_by_first_trick": "0", "taken_by_QC": "1", "expect": "0"}
     )
@@ -136,7 +127,7 @@ def test_slobberhannes_missing_tap(client, app):
 
 
 def test_slobberhannes_three_players_told_to_remove_sevens(client):
-    mid = create(client, "slobberhannes", 3)
+    mid = new_game(client, "slobberhannes", 3)
     page = client.get(f"/m/{mid}/deal").get_data(as_text=True)
     assert "take out 7♠ 7♣: 10 cards each" in page
 
@@ -159,7 +150,7 @@ def pol_form(js, jc, jh, jd, expect, capot="", made=False):
 
 
 def test_polignac_form_card_order_and_capot(client, app):
-    mid = create(client, "polignac", 4, capot="y")
+    mid = new_game(client, "polignac", 4, capot="y")
     page = client.get(f"/m/{mid}/deal").get_data(as_text=True)
     assert "K Q J A 10 9 8 7" in page
     # A J♠ 2; B J♣ + J♥ 2; C J♦ 1; D 0
@@ -180,7 +171,7 @@ def test_polignac_capot_refused_when_off(client, app):
 
 
 def test_polignac_counterclockwise_sheet(client):
-    mid = create(client, "polignac", 4, direction="counterclockwise")
+    mid = new_game(client, "polignac", 4, direction="counterclockwise")
     client.post(f"/m/{mid}/deal", data=pol_form(0, 1, 1, 2, 0))
     page = client.get(f"/m/{mid}").get_data(as_text=True)
     # deal 2: the deal moves right from Ala (0) to Darek (3); Darek's right, Celina, leads

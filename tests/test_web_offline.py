@@ -13,7 +13,8 @@ import brotli
 
 from scorer import store
 
-from .test_web import deal_form, delete_marks, hidden, marks, new_bm, stored, text
+from .helpers import hidden, new_bm
+from .test_web import deal_form, delete_marks, marks, stored, text
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
 

@@ -13,18 +13,15 @@ from scorer.engine import RANDOM, play_deal
 from scorer.games import GAMES
 from scorer.match import Match, fold
 
-from .test_web import deal_form, new_bm, stored
-
-
-def hidden(page, name):
-    return html.unescape(re.search(rf'name="{name}" type="hidden" value="([^"]*)"', page).group(1))
+from .helpers import hidden_unescaped, new_bm
+from .test_web import deal_form, stored
 
 
 def tap(client, mid, page, card, seat=None, **extra):
     data = {
-        "play": hidden(page, "play"),
-        "quick": hidden(page, "quick"),
-        "expect": hidden(page, "expect"),
+        "play": hidden_unescaped(page, "play"),
+        "quick": hidden_unescaped(page, "quick"),
+        "expect": hidden_unescaped(page, "expect"),
         "card": card,
         **extra,
     }
@@ -43,7 +40,7 @@ def start(client):
 
 def test_the_check_starts_from_the_quick_entry_and_names_whose_turn(client):
     mid, page = start(client)
-    assert json.loads(hidden(page, "quick")) == {
+    assert json.loads(hidden_unescaped(page, "quick")) == {
         "hearts": [4, 6, 3],
         "taken_by": {"QS": 0, "KS": 1, "AS": 1},
     }
@@ -96,13 +93,13 @@ def test_undo_takes_back_the_last_card(client):
     mid, page = start(client)
     r, page = tap(client, mid, page, "5H")
     data = {
-        "play": hidden(page, "play"),
-        "quick": hidden(page, "quick"),
+        "play": hidden_unescaped(page, "play"),
+        "quick": hidden_unescaped(page, "quick"),
         "expect": "0",
         "undo": "1",
     }
     page = client.post(f"/m/{mid}/check", data=data).get_data(as_text=True)
-    assert json.loads(hidden(page, "play")) == {"tricks": []}
+    assert json.loads(hidden_unescaped(page, "play")) == {"tricks": []}
 
 
 def test_saving_needs_a_whole_deal(client, app):
@@ -222,10 +219,10 @@ def test_hands_entered_first_then_every_card_is_checked(client, app):
 
     def post(**data):
         base = {
-            "play": hidden(page, "play"),
-            "quick": hidden(page, "quick"),
+            "play": hidden_unescaped(page, "play"),
+            "quick": hidden_unescaped(page, "quick"),
             "expect": "0",
-            "hands": hidden(page, "hands"),
+            "hands": hidden_unescaped(page, "hands"),
         }
         return client.post(f"/m/{mid}/check", data={**base, **data}).get_data(as_text=True)
 
@@ -234,7 +231,7 @@ def test_hands_entered_first_then_every_card_is_checked(client, app):
     for seat in (0, 1):  # two hands tapped in; Celina's is what is left
         for c in played.hands[seat]:
             page = post(card=c)
-    hands = json.loads(hidden(page, "play"))["hands"]
+    hands = json.loads(hidden_unescaped(page, "play"))["hands"]
     assert hands[:2] == played.hands[:2] and sorted(hands[2]) == sorted(played.hands[2])
     assert "Hands known" in page
     # Bartek leads; only his cards can be tapped
@@ -257,14 +254,14 @@ def test_the_app_can_deal_the_hands(client):
     page = client.post(
         f"/m/{mid}/check",
         data={
-            "play": hidden(page, "play"),
-            "quick": hidden(page, "quick"),
+            "play": hidden_unescaped(page, "play"),
+            "quick": hidden_unescaped(page, "quick"),
             "expect": "0",
             "hands": "",
             "app_deals": "1",
         },
     ).get_data(as_text=True)
-    hands = json.loads(hidden(page, "play"))["hands"]
+    hands = json.loads(hidden_unescaped(page, "play"))["hands"]
     # 3-player Black Maria: 17 each from the 51 cards without 2♣, every card once
     assert [len(h) for h in hands] == [17, 17, 17]
     cards = [c for h in hands for c in h]
@@ -297,7 +294,12 @@ def test_no_app_deal_where_hands_come_from_elsewhere(client):
 )
 def test_tampered_check_pages_change_nothing(client, app, form):
     mid, page = start(client)
-    data = {"play": hidden(page, "play"), "quick": hidden(page, "quick"), "expect": "0", **form}
+    data = {
+        "play": hidden_unescaped(page, "play"),
+        "quick": hidden_unescaped(page, "quick"),
+        "expect": "0",
+        **form,
+    }
     r = client.post(f"/m/{mid}/check", data=data)
     assert r.status_code in (200, 400)
     assert stored(app, mid).deals == []
@@ -366,20 +368,22 @@ def test_one_tap_on_its_holder_plays_the_card_that_opens_the_deal(client):
     assert 'class="picker"' not in page  # nothing else can open the deal
     r = client.post(
         f"/m/{mid}/check",
-        data={"play": hidden(page, "play"), "quick": "{}", "expect": "0", "lead": "2"},
+        data={"play": hidden_unescaped(page, "play"), "quick": "{}", "expect": "0", "lead": "2"},
     )
     page = r.get_data(as_text=True)
     assert r.status_code == 200
-    assert json.loads(hidden(page, "play")) == {"tricks": [[[2, "2C"]]]}
+    assert json.loads(hidden_unescaped(page, "play")) == {"tricks": [[[2, "2C"]]]}
     assert "<legend>Darek plays</legend>" in page
     assert 'name="lead"' not in page and 'class="picker"' in page
     # once a card is down, "lead" opens nothing: the page is refused, nothing changes
     r = client.post(
         f"/m/{mid}/check",
-        data={"play": hidden(page, "play"), "quick": "{}", "expect": "0", "lead": "1"},
+        data={"play": hidden_unescaped(page, "play"), "quick": "{}", "expect": "0", "lead": "1"},
     )
     assert r.status_code == 400 and "That is not a card." in r.get_data(as_text=True)
-    assert json.loads(hidden(r.get_data(as_text=True), "play")) == {"tricks": [[[2, "2C"]]]}
+    assert json.loads(hidden_unescaped(r.get_data(as_text=True), "play")) == {
+        "tricks": [[[2, "2C"]]]
+    }
 
 
 @pytest.mark.parametrize(
