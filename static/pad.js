@@ -23,7 +23,8 @@
     function nameOf(input) {
       var label = form.querySelector("label[for='" + input.id + "']");
       var legend = input.closest("fieldset").querySelector("legend");
-      var name = label ? (label.querySelector(".sr-only") || label).textContent.trim() : "";
+      var drawn = label && label.querySelector(".name[title]");  // a player's name (player_names)
+      var name = drawn ? drawn.title : label ? label.textContent.trim() : "";
       if (legend && legend.contains(label)) return name;  // one count: its question
       return (legend ? legend.firstChild.textContent.trim() + ": " : "") + name;
     }

@@ -1,6 +1,7 @@
-"""Small and large screens (issue 13 part 6): at 320 px the deals table heads each
-column with a short name that is whole and distinct; at 768 px and up the sheet uses
-the width (two columns) and a deal form keeps each name beside its number."""
+"""Small and large screens (issue 13 part 6; issue 37, the names): a player's name is
+drawn whole where it fits and cut with an ellipsis where it does not, its full name
+still its accessible name; at 768 px and up the sheet uses the width (two columns) and
+a deal form keeps each name beside its number."""
 
 from __future__ import annotations
 
@@ -27,26 +28,60 @@ def screen(browser, width, height=844):
     )
 
 
-def test_at_320_px_the_deals_table_names_each_column_distinctly_and_readably(browser, live_server):
+# Whether an element's text is cut by its box, and with an ellipsis.
+CUT = """e => { const s = getComputedStyle(e);
+  return [e.scrollWidth > e.clientWidth, s.textOverflow, s.whiteSpace]; }"""
+
+
+def test_at_320_px_the_deals_table_cuts_names_visibly_and_reads_them_whole(browser, live_server):
     context = screen(browser, 320)
     page = context.new_page()
     made = served_made(
         context.request, live_server, {"game": "hearts", "players": NAMES, "deals": DEALS}
     )
     page.goto(f"{live_server}/m/{made['id']}")
-    heads = page.locator("table.deals thead th .short")
-    shown = heads.all_inner_texts()
-    assert shown == ["Małgo", "Wojci", "Maria", "Wikto"]  # each a prefix of its own name
-    assert len(set(shown)) == 4
-    for i in range(4):
-        th = page.locator("table.deals thead th").nth(i + 1)
-        # the whole short name is drawn: nothing cut off with an ellipsis
-        assert th.evaluate("e => e.scrollWidth <= e.clientWidth")
-        assert heads.nth(i).is_visible()
-        # a screen reader still reads the full name as the column's header
-        assert th.evaluate("e => e.querySelector('.full').textContent") == NAMES[i]
+    table = page.locator("table.deals").first
+    # drawn whole, the page cuts them; what tells "Mał…" from "Mar…" is kept from the cut
+    assert table.locator("thead th .name").evaluate_all("es => es.map(e => e.title)") == NAMES
+    assert table.locator("thead th .lead").all_text_contents() == ["Mał", "Wo", "Mar", "Wi"]
+    rests = ["gorzata", "jciech", "ia", "ktoria"]
+    assert table.locator("thead th .rest").all_text_contents() == rests
+    names = table.locator("thead th .name .rest")
+    for i, name in enumerate(NAMES):
+        head = table.get_by_role("columnheader", name=name, exact=True)
+        assert head.is_visible()  # a screen reader reads the full name
+        cut, overflow, wrap = names.nth(i).evaluate(CUT)
+        assert (overflow, wrap) == ("ellipsis", "nowrap")
+        if name != "Maria":
+            assert cut, name  # four columns at 320 px: "Małgorzata" is cut, with its "…"
+        # the cut is the name's own: nothing clipped by its column
+        head_box = table.locator("thead th").nth(i + 1)
+        assert head_box.evaluate("e => e.scrollWidth <= e.clientWidth")
     assert page.evaluate("document.documentElement.scrollWidth") <= 320
     shot(page, "sheet-320.png", full_page=True)
+    context.close()
+
+
+def test_at_390_px_a_name_that_fits_is_whole_and_one_that_does_not_is_cut_with_an_ellipsis(
+    browser, live_server
+):
+    names = ["Włodzimierz", "Zosia", "Łucja", "Małgorzata"]
+    context = screen(browser, 390)
+    page = context.new_page()
+    page.goto(served_match(context, live_server, "hearts", DEALS, names))
+    totals = page.locator(".totals .who .rest")
+    chips = page.locator("form.deal fieldset.owner .chip .rest")
+    for where in (totals, chips):
+        assert where.all_text_contents() == names
+    for name in ("Zosia", "Łucja"):  # whole in the totals and on the chips
+        for where in (totals, chips):
+            assert not where.nth(names.index(name)).evaluate(CUT)[0], name
+    # four chips abreast: "Włodzimierz" does not fit one, and is cut with an ellipsis
+    cut, overflow, _ = chips.nth(0).evaluate(CUT)
+    assert cut and overflow == "ellipsis"
+    radio = page.get_by_role("radio", name="Włodzimierz", exact=True)
+    assert radio.count() == 1  # its full name is its accessible name
+    assert chips.nth(0).evaluate("e => e.closest('.name').title") == "Włodzimierz"
     context.close()
 
 
@@ -62,7 +97,9 @@ def test_at_768_px_the_sheet_uses_the_width_and_names_sit_over_their_numbers(bro
     assert chart["x"] >= totals["x"] + totals["width"]
     assert chart["y"] < totals["y"] + totals["height"]
     assert table["y"] + table["height"] < 1024  # the deals in the first screen
-    assert page.locator("table.deals thead th .short").first.is_visible()
+    heads = page.locator("table.deals").first.locator("thead th .rest")
+    assert heads.count() == 4
+    assert not any(cut for cut, _, _ in heads.evaluate_all(f"es => es.map({CUT})"))  # all whole
     shot(page, "sheet-768.png", full_page=True)
     page.goto(url + "/deal")
     for s in range(4):

@@ -216,8 +216,6 @@ class Visible(HTMLParser):
 def visible(html: str) -> str:
     # the switch names every language in its own words: not the page's language
     html = re.sub(r'<nav class="langs".*?</nav>', "", html, flags=re.S)
-    # a chip's name and the letters a wider phone shows of it are one word ("Bart" "ek")
-    html = re.sub(r'<b class="more">([^<]*)</b>', r"\1", html)
     parser = Visible()
     parser.feed(html)
     return " ".join(" ".join(parser.parts).split())
@@ -356,8 +354,6 @@ LATIN_IN_RUSSIAN |= {"CardGames", "loteryjka"}
 # King's sources' addresses, and the English name of a deal a source is quoted by
 LATIN_IN_RUSSIAN |= {"card", "games", "online.com", "koon.ru", "kakprosto.ru", "rulit.me"}
 LATIN_IN_RUSSIAN |= {"sallydean.com", "benderbar.ru", "rh", "No", "Men"}
-# a name as a narrow column or chip shortens it ("Bart" for Bartek)
-LATIN_IN_RUSSIAN |= {name[:k] for name in NAMES for k in range(2, len(name))}
 QUOTED_IN_RUSSIAN = ("Černá Marie", "ciągnie", "systemem bridżowym", "Tradycyjny angielski wariant")
 
 

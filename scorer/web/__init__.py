@@ -34,48 +34,51 @@ from . import (
 )
 from .forms import field_id, resent
 
-# How many characters of a name fit a deals-table column on a 320 px phone, and
-# the totals' box above it (three a row: 80 px, bold), by the number of players.
-SHORT_FIT = {2: 12, 3: 6, 4: 5, 5: 4, 6: 4}
-# How many fit a player's chip in a deal form or the check (and the count above it),
-# by the number of players: a 320 px phone's column beside the question (three, four)
-# or under it (five: a row of five; six: two rows of three there, one of six from
-# 390 px), in the widest common phone font (DejaVu Sans: "Wład" 43 px at 17 px,
-# in a chip 47 px wide at the narrowest).
-CHIP_FIT = {2: 7, 3: 4, 4: 4, 5: 3, 6: 4}
-# From 390 px (static/forms.css: .more) two or three players' chips take more: the
-# letters past CHIP_FIT's are drawn there only ("Bart" + "ek").
-CHIP_WIDE = {2: 9, 3: 6}
+# A player's name is drawn whole; the page cuts it, with an ellipsis, only where it
+# does not fit (static/scorer.css: .name). Where it is cut, what tells it from another
+# player's name beginning alike stays in sight: its first letters up to the first that
+# differs ("Zosia", "Zbigniew": "Zo…", "Zb…"), at most LEAD of them (what the
+# narrowest column holds with its "…": six players' deals table or five players'
+# chips at 320 px); a name alike further on ("Marek", "Maria"), or the same, has its
+# seat number before it instead ("1 Marek", "2 Ma…").
+LEAD = 3
 
 
-def short_names(names: list[str], most: int | None = None) -> list[str]:
-    """Distinct short forms of the players' names for narrow columns: a name of at
-    most ``most`` characters (one more from 5 on) as it is, else its first ``most``
-    characters, longer where another name starts the same way ("Marek", "Maria" → "Mare", "Mari") or
-    with the initials of its later words ("Anna Nowak", "Anna Kowalska" → "AnN",
-    "AnK"); names still alike get their seat number."""
-    most = most or SHORT_FIT.get(len(names), 4)
-    clean = [" ".join(n.split()) for n in names]
+def name_leads(names: list[str]) -> list[str | int]:
+    """What of each name a cut must leave: its first letters ("" where the first
+    tells it apart), or its seat number (from 1) where that takes more than LEAD."""
+    leads: list[str | int] = []
+    for s, name in enumerate(names):
+        alike = 0
+        for t, other in enumerate(names):
+            if t != s:
+                same = next((i for i, (a, b) in enumerate(zip(name, other)) if a != b), None)
+                alike = max(alike, min(len(name), len(other)) if same is None else same)
+        if name in names[:s] + names[s + 1 :] or min(alike + 1, len(name)) > LEAD:
+            leads.append(s + 1)
+        else:
+            leads.append(name[: alike + 1] if alike and len(name) > LEAD else "")
+    return leads
+
+
+def player_names(names: list[str]) -> list[Markup]:
+    """Each name as the pages draw it, cut by the page where it does not fit: the
+    whole name (the element's title and accessible name) after its lead
+    (``name_leads``), which is never cut."""
     out = []
-    for s, name in enumerate(clean):
-        others = [o for t, o in enumerate(clean) if t != s]
-        short = name
-        # one letter more than "most" is no wider than most letters and an ellipsis
-        whole = most + 1 if most >= 5 else most
-        start = len(name) if len(name) <= whole else most
-        for k in range(start, len(name) + 1):
-            prefix = name[:k]
-            if prefix.endswith(" ") or any(o.startswith(prefix) and o != name for o in others):
-                continue
-            short = prefix
-            break
-        words = name.split(" ")
-        if len(short) > most and len(words) > 1:  # "Anna Nowak", "Anna Kowalska": "AnN", "AnK"
-            initials = "".join(w[0] for w in words[1:])
-            short = words[0][: max(1, most - len(initials))] + initials
-        out.append(short)
-    if len(set(out)) < len(out):  # the same name twice: the seat tells them apart
-        out = [f"{short}{s + 1}" if out.count(short) > 1 else short for s, short in enumerate(out)]
+    for name, lead in zip(names, name_leads(names)):
+        if isinstance(lead, int):  # a seat number: not read out, the names differ
+            inside = Markup(
+                '<span class="lead seat" aria-hidden="true">{}</span><span class="rest">{}</span>'
+            ).format(lead, name)
+        elif lead:  # drawn in two parts, read as one word (a screen reader reads each part)
+            inside = Markup(
+                '<span class="lead" aria-hidden="true">{}</span>'
+                '<span class="rest" aria-hidden="true">{}</span><span class="sr-only">{}</span>'
+            ).format(lead, name[len(lead) :], name)
+        else:
+            inside = Markup('<span class="rest">{}</span>').format(name)
+        out.append(Markup('<span class="name" title="{}">{}</span>').format(name, inside))
     return out
 
 
@@ -144,22 +147,7 @@ def register(app: Flask) -> None:
             "chart": chart,
         }
 
-    app.add_template_filter(short_names)
-
-    @app.template_filter("chip_names")
-    def chip_names(names: list[str]) -> list[str | Markup]:
-        """The players' names as their chips show them (``CHIP_FIT``), with the
-        letters a wider phone has room for (``CHIP_WIDE``) in a ``<b class="more">``."""
-        short = short_names(names, CHIP_FIT.get(len(names), 3))
-        if len(names) not in CHIP_WIDE:
-            return short
-        wide = short_names(names, CHIP_WIDE[len(names)])
-        return [
-            Markup('{}<b class="more">{}</b>').format(s, w[len(s) :])
-            if w != s and w.startswith(s)
-            else s
-            for s, w in zip(short, wide)
-        ]
+    app.add_template_filter(player_names)
 
     @app.template_filter("when")
     def when_filter(stamp: str | None) -> str:
