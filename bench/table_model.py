@@ -44,7 +44,7 @@ def _evenings(first: int) -> tuple[Counts, list[str]]:
     for seed in range(first, first + CHUNK):
         try:
             out += play(seed, STEPS)
-        except AssertionError as e:  # its anomalies are in its counts; said at the end
+        except AssertionError as e:  # its counts are lost with it: said at the end
             failed.append(f"seed {seed}: {str(e)[:300]}")
     return out, failed
 
@@ -105,6 +105,7 @@ def main() -> int:
     print(f"doubled         {c.doubled}")
     print(f"misnumbered     {c.misnumbered}")
     print(f"anomalies       {len(c.anomalies)}")
+    print(f"failed evenings {len(failed)} (not in the counts above; replay: play(seed))")
     print(f"seconds         {seconds:,.0f}")
     print(f"steps a second  {c.steps / seconds:,.0f}")
     print(f"load average    {load()} (1, 5, 15 min; {os.cpu_count()} cores)")
