@@ -11,7 +11,7 @@ TRANSLATIONS := scorer/translations
 CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
-.PHONY: run table links dev test stress format chromium caddy test-tools wrk setup bench soak clean \
+.PHONY: run table links dev test stress format chromium caddy test-tools wrk setup bench soak model clean \
 	screenshots catalogs icons lint-js
 
 setup: $(STAMP) instance build $(COMPILED)
@@ -103,12 +103,12 @@ test: setup test-tools $(NODE_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadfile --no-loadscope-reorder -m "not stress"
 
 # The full counts (100 stale pages, 50 races a pair, 100 two-phone races, the table
-# simulation's thousands of tables, 120 fuzzed requests and 150 property examples a
-# test, three clean starts, 300 phones waiting) and the largest match: minutes, not
-# part of make test.
+# simulation's thousands of tables, the table model's 3,000 evenings, 120 fuzzed
+# requests and 150 property examples a test, three clean starts, 300 phones waiting)
+# and the largest match: minutes, not part of make test.
 STRESSED := tests/test_concurrency.py tests/test_versioned_writes.py tests/test_sharing.py \
-	tests/test_limits.py tests/test_table_sim.py tests/test_fuzz.py tests/test_properties.py \
-	tests/test_clean_start.py tests/test_live_wait.py
+	tests/test_limits.py tests/test_table_sim.py tests/test_table_model.py tests/test_fuzz.py \
+	tests/test_properties.py tests/test_clean_start.py tests/test_live_wait.py
 stress: setup
 	SCORER_STRESS=1 $(BIN)/python -m pytest $(STRESSED)
 
@@ -128,6 +128,11 @@ icons: setup chromium
 # Not part of make test: minutes of kill -9 while a client writes (bench/soak.py).
 soak: setup
 	$(BIN)/python bench/soak.py
+
+# Not part of make test: the table's model for a million phone steps (bench/table_model.py,
+# minutes, both cores at a lower priority).
+model: setup
+	nice -n 10 $(BIN)/python bench/table_model.py --jobs 2
 
 bench: setup chromium wrk
 	$(BIN)/python bench/replay.py

@@ -59,6 +59,7 @@ LONGEST = [
     "test_browser_a11y",  # 15
     "test_hostile",  # 15
     "test_browser_entry",  # 13
+    "test_table_model",  # 12
     "test_clean_start",  # 12
     "test_browser_table",  # 11
     "test_concurrency",  # 11

@@ -129,6 +129,20 @@ def canon(entry: Any) -> str:
     return json.dumps(entry, sort_keys=True, ensure_ascii=False)
 
 
+def against_truth(deals: list[str], true: list[str]) -> list[tuple[str, str]]:
+    """Each of the table's deals (``canon``) not stored in its place: ("misnumbered",
+    what) where it stands elsewhere, ("lost", what) where nowhere."""
+    out = []
+    for i, text in enumerate(true):
+        if i < len(deals) and deals[i] == text:
+            continue
+        if text in deals:
+            out.append(("misnumbered", f"deal {i + 1} stored at {deals.index(text) + 1}"))
+        else:
+            out.append(("lost", f"deal {i + 1} not stored"))
+    return out
+
+
 def options_for(game: str, n: int) -> dict:
     raw = {"players": n} if game == "black_maria" else {}
     return GAMES[game].normalize_options(raw, n)
@@ -682,15 +696,9 @@ class Table:
         true = self.true_canon
         if deals != self.shadow:
             self.note("the stored deals are not what the answers said")
-        for i, text in enumerate(true):
-            if i < len(deals) and deals[i] == text:
-                continue
-            if text in deals:
-                c.misnumbered += 1
-                self.note(f"deal {i + 1} stored at {deals.index(text) + 1}")
-            else:
-                c.lost += 1
-                self.note(f"deal {i + 1} not stored")
+        for kind, what in against_truth(deals, true):
+            setattr(c, kind, getattr(c, kind) + 1)
+            self.note(what)
         c.doubled += max(0, len(deals) - len(true))
         c.doubled += sum(max(0, k - 1) for k in self.adds_at.values())
         if store.conflicts(self.db, stored):

@@ -6,6 +6,7 @@ three players: a heart 1, Q♠ 13, K♠ 10, A♠ 7; 13 hearts and 43 points a de
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 
@@ -466,3 +467,63 @@ def test_a_second_choice_from_the_same_page_says_the_choice_was_made(client):
         assert "This choice was made already (on this phone or another)" in page
         assert "idempotency" not in page and "another phone" not in page.split("<main")[1]
     assert client.get(f"/api/matches/{mid}").get_json()["deals"] == [ONE]
+
+
+# --- found by the table's model (tests/table_model.py, issue 35 item 3) ------------
+#
+# Both are a deal entered twice by mistake (a phantom) meeting a page drawn on the
+# other side of it: the store cannot tell a deal entered twice from a deal typed
+# wrong, or a deal undone to be entered again from one that was never played, and
+# appends where the table must be asked. The model counts them (``in_doubt``) and
+# puts the deals right by hand.
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="appended silently: the deal before it, on this page, met another entry "
+    "(open choice) that may be a deal entered twice, not a typo",
+)
+def test_a_deal_after_one_that_met_a_deal_entered_twice_waits_for_the_choice(db):
+    """B has seen deal 1 and types deals 2 and 3 offline. A saves deal 1 again as deal
+    2 by mistake. B's deal 2 meets it: a choice (right). B's deal 3 is appended as
+    deal 3: once the table deletes the deal entered twice (the stored deal 2, a
+    copy of deal 1), it is deal 2, and the table's deal 2 is only in a choice on a
+    deleted deal. It cannot be placed for sure until that choice is made: it waits."""
+    m = stored_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    b_saw = store.get(db, m.id).next_mark()
+    assert store.record_deal(db, m.id, 2, ONE, anchor=b_saw).kind == "add"  # A, by mistake
+    assert store.record_deal(db, m.id, 2, TWO, anchor=b_saw).kind == "conflict"
+    with pytest.raises(store.Gap):
+        store.record_deal(db, m.id, 3, THREE, anchor=b_saw)
+    assert deals_of(db, m) == [ONE, ONE]
+    assert fold(store.get(db, m.id).match).computed()["totals"] == [34, 46, 6]  # 17 23 3 twice
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="stored twice: a page drawn after a deal entered twice, undone since, "
+    "counts the deal entered in its place as that deal entered again",
+)
+def test_a_deal_typed_after_a_deal_entered_twice_and_undone_is_not_stored_twice(db):
+    """A saves deal 2 again as deal 3 by mistake; B and C draw their pages after it
+    and type the table's deal 3 (THREE) as their deal 4. A undoes its save (the last
+    deal). B's is held (Undone, right), and the table saves it as deal 3 on a page
+    drawn now. C's, sent after, is stored as deal 4: THREE twice. Whether the deal
+    entered in the undone deal's place is that deal again (C's goes after it) or
+    the deal after it (C's is that deal) only the table knows: held, or the same."""
+    m = stored_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, TWO)
+    twice = store.record_deal(db, m.id, 3, TWO, anchor=store.get(db, m.id).next_mark())
+    seen = store.get(db, m.id).next_mark()  # B's and C's pages: 3 deals, the last A's
+    store.undo(db, m.id, twice.event, latest=True)
+    with pytest.raises(store.Undone):
+        store.record_deal(db, m.id, 4, THREE, anchor=seen)  # B
+    now = store.get(db, m.id).next_mark()
+    assert store.record_deal(db, m.id, 3, THREE, anchor=now).kind == "add"  # B's, put right
+    with contextlib.suppress(store.Undone):
+        store.record_deal(db, m.id, 4, THREE, anchor=seen)  # C
+    assert deals_of(db, m) == [ONE, TWO, THREE]
+    # deal 3: Ala 13 hearts, Bartek Q♠ K♠ A♠: 17+0+13, 23+12+30, 3+31+0
+    assert fold(store.get(db, m.id).match).computed()["totals"] == [30, 65, 34]
