@@ -138,6 +138,7 @@ class Counts:
     nexts: int = 0
     entered_again: int = 0  # the table types a deal again (after an Undo, a choice)
     in_doubt: int = 0  # added where it could not be placed for sure (see ``misplaced``)
+    saved_here: int = 0  # a deal waiting for an earlier one saved on a page drawn now
     hand_fixes: int = 0  # evenings the table put right by hand after such an add
     stale_pages: int = 0
     browser_restarts: int = 0
@@ -441,24 +442,38 @@ class TableModel(RuleBasedStateMachine):
         self.send_head(p, lose=pick % 10 == 0)
         self.c.steps += 1
 
-    def place(self, number: int, anchor: str) -> tuple[int, int | None]:
+    def place(self, number: int, anchor: str, raw: Any = None) -> tuple[int, int | None]:
         """Where the rule of docs/phones.md puts deal ``number`` of a page drawn at
-        ``anchor``, among the deals as the shadow has them: its number now, and
-        whether it is held (the place of the page's last deal, deleted since as the
-        match's last)."""
+        ``anchor`` (typed as ``raw``), among the deals as the shadow has them: its
+        number now, and whether it is held (the place of the page's last deal, deleted
+        since as the match's last)."""
         count, last = (int(x) for x in anchor.split("."))
         if last == 0:
             return number, None
         seen = self.row(last)
+        live = self.live()
         if seen.gone is None:
-            return self.live().index(seen) + 1 + number - count, None
+            return live.index(seen) + 1 + number - count, None
         at = self.rows.index(seen)
         before = sum(1 for r in self.rows[:at] if r.gone is None)
+        if before < len(live) and live[before].text == seen.text:
+            return before + 1 + number - count, None  # entered again after it: it stands for it
         middle = any(r.gone is None and r.born < seen.gone for r in self.rows[at + 1 :])
         if middle:
             return before + number - count, None
         place = before + 1 + number - count
-        return place, before + 1 if place > len(self.live()) + 1 else None
+        if before < len(live) and place == len(live) + 1 and raw is not None:
+            if canon(raw) == live[-1].text:  # entered in its place since, the same
+                return len(live), None  # the one undone was entered twice: that deal
+        return place, before + 1 if place > len(live) + 1 else None
+
+    def choice_before(self, number: int, anchor: str) -> bool:
+        """A deal after the page's last one and before its deal ``number`` waits for a
+        choice: the store holds the page's next deal until the table chooses."""
+        count, last = (int(x) for x in anchor.split("."))
+        first = 0 if last == 0 else self.place(count, anchor)[0]
+        waiting = {o.deal_id for o in self.open.values() if o.closed_by is None}
+        return any(r.deal_id in waiting for r in self.live()[first : number - 1])
 
     def send_head(self, p: Phone, lose: bool = False) -> str:
         """Send the phone's head; check the answer. What became of it: add, same,
@@ -468,7 +483,8 @@ class TableModel(RuleBasedStateMachine):
             self.resolve_held(p, obs)
         self.c.sends += 1
         live = self.live()
-        place, held = self.place(obs.number, obs.anchor)
+        place, held = self.place(obs.number, obs.anchor, obs.raw)
+        choice = place == len(live) + 1 and held is None and self.choice_before(place, obs.anchor)
         try:
             change = store.record_deal(
                 self.db,
@@ -489,7 +505,9 @@ class TableModel(RuleBasedStateMachine):
             return "held"
         except store.Gap as e:
             self.c.gaps += 1
-            if obs.first is not None or held is not None or 1 <= place <= len(live) + 1:
+            if obs.first is not None or held is not None or (
+                1 <= place <= len(live) + 1 and not choice
+            ):
                 self.note(f"Gap for deal {obs.number}@{obs.anchor}, placed {place}")
             elif e.number != len(live) + 1:
                 self.note(f"Gap says {e.number}, the shadow {len(live) + 1}")
@@ -913,15 +931,20 @@ class TableModel(RuleBasedStateMachine):
                 moved = True
             if moved:
                 continue
+            phantoms = [r for r in self.live() if r.phantom]
             if any(p.queue for p in self.phones):
                 held = [o for p in self.phones for o in p.queue[:1] if o.held is not None]
-                if not held:
-                    return  # stuck: said by check()
                 for p in self.phones:
                     if p.queue and p.queue[0].held is not None:
                         self.resolve_held(p, p.queue[0])
-                continue
-            phantoms = [r for r in self.live() if r.phantom]
+                if held:
+                    continue
+                if phantoms:
+                    self.delete_phantom(0, 0)
+                    continue
+                if self.save_here():
+                    continue
+                return  # stuck: said by check()
             if phantoms:
                 self.delete_phantom(0, 0)
                 continue
@@ -929,6 +952,23 @@ class TableModel(RuleBasedStateMachine):
                 self.edit(self.phones[0])
                 continue
             return
+
+    def save_here(self) -> bool:
+        """Deals wait for an earlier one that no phone will send ("This was typed as
+        deal 6, but deal 4 is not entered yet. If it is deal 4, save it here"): the
+        table opens the first of the table's deals waiting, if the deals before it
+        are in, and saves it on a page drawn now."""
+        stored = [r.deal for r in self.live() if not r.phantom]
+        for p in self.phones:
+            if p.queue and p.queue[0].deal == len(stored) + 1 and stored == list(
+                range(1, len(stored) + 1)
+            ):
+                obs = p.queue[0]
+                self.draw(p, force=True)
+                obs.number, obs.anchor = p.page_number(obs.deal), p.mark
+                self.c.saved_here += 1
+                return True
+        return False
 
     def wrong(self) -> int | None:
         """The first stored deal that is not the table's deal there (None: all are)."""

@@ -274,6 +274,23 @@ def test_a_page_drawn_before_its_last_deal_was_undone_waits_for_the_table(db):
     assert change.computed["totals"] == [30, 65, 34]
 
 
+def test_a_deal_entered_in_the_place_of_one_undone_is_that_deal_when_the_same(db):
+    """Deal 2 undone, and the table's deal 2 entered in its place; a page drawn
+    before the Undo sends what it typed as deal 3, and it says what the deal
+    entered in deal 2's place says: that deal (the one undone was entered twice),
+    said the same, not stored twice. (Said otherwise, it is the deal after it, as
+    when deal 2 was undone to be put right: above.)"""
+    m = stored_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, ONE)  # deal 1 again, by mistake
+    anchor = store.get(db, m.id).next_mark()
+    store.delete_deal(db, m.id, 2)  # the Undo
+    store.record_deal(db, m.id, 2, TWO)
+    change = store.record_deal(db, m.id, 3, TWO, anchor=anchor)
+    assert (change.kind, change.number) == ("same", 2)
+    assert deals_of(db, m) == [ONE, TWO]
+
+
 def test_a_deal_undone_as_entered_twice_is_replaced_from_a_page_drawn_now(db):
     """The other reading: deal 2 was the same deal entered twice and deleted; the
     phone's deal 3 is put right on a page drawn now (its mark), as deal 2."""
@@ -478,11 +495,6 @@ def test_a_second_choice_from_the_same_page_says_the_choice_was_made(client):
 # puts the deals right by hand.
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="appended silently: the deal before it, on this page, met another entry "
-    "(open choice) that may be a deal entered twice, not a typo",
-)
 def test_a_deal_after_one_that_met_a_deal_entered_twice_waits_for_the_choice(db):
     """B has seen deal 1 and types deals 2 and 3 offline. A saves deal 1 again as deal
     2 by mistake. B's deal 2 meets it: a choice (right). B's deal 3 is appended as
@@ -494,17 +506,44 @@ def test_a_deal_after_one_that_met_a_deal_entered_twice_waits_for_the_choice(db)
     b_saw = store.get(db, m.id).next_mark()
     assert store.record_deal(db, m.id, 2, ONE, anchor=b_saw).kind == "add"  # A, by mistake
     assert store.record_deal(db, m.id, 2, TWO, anchor=b_saw).kind == "conflict"
-    with pytest.raises(store.Gap):
+    with pytest.raises(store.Gap) as waits:
         store.record_deal(db, m.id, 3, THREE, anchor=b_saw)
+    assert waits.value.message == "Deal 2 has two entries: choose which stands"
     assert deals_of(db, m) == [ONE, ONE]
     assert fold(store.get(db, m.id).match).computed()["totals"] == [34, 46, 6]  # 17 23 3 twice
+    # the table replaces the deal entered twice with B's deal 2: B's deal 3 goes in
+    choice = store.conflicts(db, store.get(db, m.id))[0]["id"]
+    store.choose(db, m.id, choice, "replace")
+    change = store.record_deal(db, m.id, 3, THREE, anchor=b_saw)
+    assert (change.kind, change.number) == ("add", 3)
+    assert deals_of(db, m) == [ONE, TWO, THREE]
+    assert change.computed["totals"] == [30, 65, 34]  # as in the Undone case above
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="stored twice: a page drawn after a deal entered twice, undone since, "
-    "counts the deal entered in its place as that deal entered again",
-)
+def test_a_deal_undone_entered_again_restored_and_deleted_again_keeps_its_pages(db):
+    """Deal 1 undone and entered again; the undo undone (deal 1 twice: the row
+    restored, then the one entered again); that restore undone (the row deleted
+    again, now from the middle). A page drawn when that row was deal 1 sends its
+    deal 3: deal 2 is not in, so it waits (it was stored as deal 2, the deals
+    after the row moving up over a deal that is that deal again)."""
+    m = stored_match(db)
+    first = store.record_deal(db, m.id, 1, ONE)
+    anchor = store.get(db, m.id).next_mark()  # "1.<the row's id>"
+    undo = store.undo(db, m.id, first.event, latest=True)
+    store.record_deal(db, m.id, 1, ONE, anchor="0.0")
+    restore = store.undo(db, m.id, undo.event)
+    assert deals_of(db, m) == [ONE, ONE]
+    store.undo(db, m.id, restore.event)
+    assert deals_of(db, m) == [ONE]
+    with pytest.raises(store.Gap) as waits:
+        store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    assert (waits.value.number, waits.value.typed) == (2, 3)
+    change = store.record_deal(db, m.id, 2, TWO, anchor=anchor)
+    assert (change.kind, change.number) == ("add", 2)
+    assert store.record_deal(db, m.id, 3, THREE, anchor=anchor).number == 3
+    assert deals_of(db, m) == [ONE, TWO, THREE]
+
+
 def test_a_deal_typed_after_a_deal_entered_twice_and_undone_is_not_stored_twice(db):
     """A saves deal 2 again as deal 3 by mistake; B and C draw their pages after it
     and type the table's deal 3 (THREE) as their deal 4. A undoes its save (the last

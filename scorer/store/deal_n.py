@@ -53,6 +53,9 @@ def _last_place(db: Database, stored: Stored, anchor: str | None) -> tuple[int, 
     gone = deleted_deal(db, stored, last)
     if gone is None:
         return None
+    after = gone["number"]  # the place now of the first deal after it, standing
+    if after <= len(stored.deal_ids) and _same(stored.match.deals[after - 1], gone["entry"]):
+        return count, after, False  # entered again after it: that deal stands for it
     if deleted_from_the_middle(db, stored, last):
         return count, gone["number"] - 1, False
     return count, gone["number"], True
@@ -80,13 +83,6 @@ def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> i
     says (``Undone``), the store does not guess."""
     place = _last_place(db, stored, anchor)
     return number if place is None else place[1] + (number - place[0])
-
-
-def undone_place(db: Database, stored: Stored, anchor: str | None) -> int | None:
-    """The place among the deals now of the deal that was the last when the page
-    was drawn at ``anchor``, if it has been deleted since; else None."""
-    place = _last_place(db, stored, anchor)
-    return place[1] if place and place[2] else None
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -126,10 +122,17 @@ def record_deal(
             return frame.repeat
         stored = frame.stored
         count = len(stored.deal_ids)
-        typed, number = number, anchored(db, stored, number, anchor)
-        gone = undone_place(db, stored, anchor) if number > count + 1 else None
-        if gone is not None:
-            raise Undone(stored.match.words("undone", n=gone), count + 1, typed, gone)
+        place = _last_place(db, stored, anchor)
+        typed = number
+        if place is not None:
+            number = place[1] + (typed - place[0])
+        undone = place[1] if place and place[2] else None
+        if undone is not None and number > count + 1:
+            raise Undone(stored.match.words("undone", n=undone), count + 1, typed, undone)
+        if undone is not None and undone <= count == number - 1 and _is_the_last(stored, raw):
+            # the deal entered in the place of the one undone says the same: the one
+            # undone was entered twice, and this is that deal (else it is the next)
+            return frame.done(_met(db, stored, count, raw, browser))
         if number > count + 1:  # a match over misses no deal: none comes
             now_standing = fold(stored.match, kept_before(stored))
             if now_standing.next is None:
@@ -138,40 +141,84 @@ def record_deal(
         if number > count + 1 or number < 1:
             raise Gap(stored.match.words("not_yet", n=count + 1), count + 1, typed)
         if number == count + 1:
+            waits = _choice_between(db, stored, typed, anchor, place)
+            if waits is not None:
+                raise Gap(stored.match.words("has_two", n=waits), count + 1, typed)
             return frame.done(append_deal(db, stored, raw))
-        standings = fold(stored.match, kept_before(stored))
-        try:
-            mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
-        except EntryError as e:
-            raise DealError(number, e, standings.rules) from None
-        theirs = stored.match.deals[number - 1]
-        deal_id = stored.deal_ids[number - 1]
-        if _same(mine, theirs):
-            event = log_event(db, stored.id, "same", number, mine, deal_id)
-            return frame.done(Change("same", number, 0, standings, event=event))
-        found = db.execute(
-            "select id, event from conflicts where deal_id = ? and entry = ? and closed is null",
-            [deal_id, dump_entry(mine)],
-        ).fetchone()
-        if found:
-            conflict, event = found
-        else:
-            event = log_event(db, stored.id, "conflict", number, mine, deal_id, before=theirs)
-            conflict = (
-                db["conflicts"]
-                .insert(
-                    {
-                        "match_id": stored.id,
-                        "deal_id": deal_id,
-                        "entry": dump_entry(mine),
-                        "browser": browser,
-                        "at": now(),
-                        "event": event,
-                    }
-                )
-                .last_pk
+        return frame.done(_met(db, stored, number, raw, browser))
+
+
+def _is_the_last(stored: Stored, raw: Any) -> bool:
+    """The entry says what the match's last deal says (the game's checked entry)."""
+    if not stored.deal_ids:
+        return False
+    standings = fold(stored.match, kept_before(stored))
+    try:
+        mine = check_entry(standings.rules, raw, standings.rows[-1].plan)
+    except EntryError:
+        return False
+    return _same(mine, stored.match.deals[-1])
+
+
+def _choice_between(
+    db: Database, stored: Stored, typed: int, anchor: str | None, place: tuple | None
+) -> int | None:
+    """Of a page's entry (drawn at ``anchor``; ``place``: ``_last_place``), typed as
+    deal ``typed``: the first deal after the page's last one, and before this one,
+    that waits for a choice between two entries. The deal a page typed after it
+    cannot be placed for sure until the table chooses (the other entry may be a
+    deal entered twice, not a typo). None: none waits, or no page's mark."""
+    if place is None and (anchor or "").partition(".")[0] != "0":
+        return None  # no page's mark, or one of no deals: placed as numbered
+    seen, number = (place[1], place[1] + typed - place[0]) if place else (0, typed)
+    waiting = {
+        deal_id
+        for (deal_id,) in db.execute(
+            "select deal_id from conflicts where match_id = ? and closed is null", [stored.id]
+        ).fetchall()
+    }
+    for n in range(seen + 1, number):
+        if stored.deal_ids[n - 1] in waiting:
+            return n
+    return None
+
+
+def _met(db: Database, stored: Stored, number: int, raw: Any, browser: str | None) -> Change:
+    """An entry for stored deal ``number``: the same (said, never stored twice), or a
+    conflict kept beside it for a choice (the same entry again finds the same one)."""
+    standings = fold(stored.match, kept_before(stored))
+    try:
+        mine = check_entry(standings.rules, raw, standings.rows[number - 1].plan)
+    except EntryError as e:
+        raise DealError(number, e, standings.rules) from None
+    theirs = stored.match.deals[number - 1]
+    deal_id = stored.deal_ids[number - 1]
+    if _same(mine, theirs):
+        event = log_event(db, stored.id, "same", number, mine, deal_id)
+        return Change("same", number, 0, standings, event=event)
+    found = db.execute(
+        "select id, event from conflicts where deal_id = ? and entry = ? and closed is null",
+        [deal_id, dump_entry(mine)],
+    ).fetchone()
+    if found:
+        conflict, event = found
+    else:
+        event = log_event(db, stored.id, "conflict", number, mine, deal_id, before=theirs)
+        conflict = (
+            db["conflicts"]
+            .insert(
+                {
+                    "match_id": stored.id,
+                    "deal_id": deal_id,
+                    "entry": dump_entry(mine),
+                    "browser": browser,
+                    "at": now(),
+                    "event": event,
+                }
             )
-        return frame.done(Change("conflict", number, 0, standings, event=event, conflict=conflict))
+            .last_pk
+        )
+    return Change("conflict", number, 0, standings, event=event, conflict=conflict)
 
 
 def conflicts(db: Database, stored: Stored, *, open_only: bool = True) -> list[dict]:
