@@ -505,8 +505,10 @@ class TableModel(RuleBasedStateMachine):
             return "held"
         except store.Gap as e:
             self.c.gaps += 1
-            if obs.first is not None or held is not None or (
-                1 <= place <= len(live) + 1 and not choice
+            if (
+                obs.first is not None
+                or held is not None
+                or (1 <= place <= len(live) + 1 and not choice)
             ):
                 self.note(f"Gap for deal {obs.number}@{obs.anchor}, placed {place}")
             elif e.number != len(live) + 1:
@@ -960,8 +962,10 @@ class TableModel(RuleBasedStateMachine):
         are in, and saves it on a page drawn now."""
         stored = [r.deal for r in self.live() if not r.phantom]
         for p in self.phones:
-            if p.queue and p.queue[0].deal == len(stored) + 1 and stored == list(
-                range(1, len(stored) + 1)
+            if (
+                p.queue
+                and p.queue[0].deal == len(stored) + 1
+                and stored == list(range(1, len(stored) + 1))
             ):
                 obs = p.queue[0]
                 self.draw(p, force=True)
