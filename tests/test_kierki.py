@@ -473,3 +473,11 @@ def test_the_fan_tan_form_offers_no_check_and_the_check_page_says_why(client):
     assert "Who went out first?" in page and "trick by trick" not in page
     check = client.get(url + "/check").get_data(as_text=True)
     assert re.search(r"laid out in rows, not played in tricks", check)
+
+
+def test_the_rules_page_writes_the_robbers_total_as_each_language_writes_numbers(client):
+    """-1,300 is English only: Russian groups thousands with a space (-1 300, as
+    the sheet writes totals), Polish too."""
+    for lang, written in (("en", "-1,300"), ("ru", "-1\xa0300"), ("pl", "-1\xa0300")):
+        page = client.get("/rules/kierki", headers={"Accept-Language": lang}).get_data(True)
+        assert f"<td>{written}</td>" in page, lang
