@@ -1269,7 +1269,7 @@ UNDO = {
         "Vrátit zpět smazání rozdání 1",
     ),
     "eo": (
-        "Malfari la konservon de disdono 1",
+        "Malfari la konservadon de disdono 1",
         "Malfari la ŝanĝon de disdono 1",
         "Malfari la forigon de disdono 1",
     ),
