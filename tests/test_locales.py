@@ -649,7 +649,7 @@ WON = {
     "pl": ("Wygrywa para: Bartek i Darek", "Wygrywają: Bartek, Darek i Celina"),
     "ru": ("Победила пара: Bartek и Darek", "Победили: Bartek, Darek и Celina"),
     "cs": ("Vyhrává dvojice: Bartek a Darek", "Vyhrávají: Bartek, Darek a Celina"),
-    "eo": ("Venkas la paro: Bartek kaj Darek", "Venkas: Bartek, Darek kaj Celina"),
+    "eo": ("Venkis la paro: Bartek kaj Darek", "Venkis: Bartek, Darek kaj Celina"),
 }
 
 
@@ -1273,7 +1273,7 @@ UNDO = {
         "Vrátit zpět smazání rozdání 1",
     ),
     "eo": (
-        "Malfari la konservon de disdono 1",
+        "Malfari la konservadon de disdono 1",
         "Malfari la ŝanĝon de disdono 1",
         "Malfari la forigon de disdono 1",
     ),
