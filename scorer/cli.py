@@ -294,7 +294,7 @@ def links_command(base, everything):
                 link = url_for(
                     "sharing.score_link", match_id=pub, key=stored.edit_key, _external=True
                 )
-            deals = ngettext("%(num)s deal", "%(num)s deals", len(stored.deal_ids))
+            deals = stored.match.words("count", num=len(stored.deal_ids))
             when = _("last change %(date)s", date=day(stored.updated))
             click.echo(f"{title(stored.match)} · {deals} · {when}\n{link}")
             address.terminal_qr(link, sys.stdout)
