@@ -91,6 +91,8 @@ def deal_entry(
     keep_key: bool = False,
     standings=None,
     posted=None,
+    keyed: bool = True,
+    token: bool = True,
 ) -> tuple[dict | None, str | None]:
     """What a deal form (templates/_deal_form.html) is drawn from, for deal
     ``number`` (None: the next deal) as the match stands: from the stored entry,
@@ -102,7 +104,11 @@ def deal_entry(
     for a form drawn again with what was typed (a refusal, an auction's call). It
     keeps the page's own mark and deal number: its next save is the deal the page
     was for, whatever another phone saved meanwhile (the same, or a choice), never
-    the deal after it, nor the deal that took an edited deal's place."""
+    the deal after it, nor the deal that took an edited deal's place.
+
+    ``keyed``, ``token``: False for a form drawn for every phone (the sheet's), with
+    no idempotency key (the phone makes it as it sends the form, static/scorer.js)
+    or no CSRF token (access.needs_token)."""
     if posted is not None:
         (rules, plan), entry = posted, None
         if number is not None and plan is not None:
@@ -116,10 +122,10 @@ def deal_entry(
     if formdata is None:
         fields = rules.entry_fields(plan, entry or {})
         data = form_data_from_entry(fields, rules.n, entry) if entry else {}
-        data.update(expect=page_mark(stored, number), key=new_key())
+        data.update(expect=page_mark(stored, number), key=new_key() if keyed else "")
         if number is None:
             data["number"] = plan.number
-        form = deal_form(fields, names, data=data)
+        form = deal_form(fields, names, data=data, token=token)
     else:
         if posted is None:
             formdata["expect"] = page_mark(stored, number)
@@ -241,9 +247,10 @@ def fact_rows(plan) -> int:
     return max(0, lines - 3) // 2
 
 
-def sheet_entry(stored: store.Stored, standings) -> dict | None:
+def sheet_entry(stored: store.Stored, standings, token: bool) -> dict | None:
     """The next deal's form for the score sheet, when it fits the first screen
-    under the standings (else the sheet links to the deal page). Whether it fits
+    under the standings (else the sheet links to the deal page): every phone's,
+    without a key, and with the CSRF token only if ``token``. Whether it fits
     is known from its questions, before the form is built."""
     if standings.next is None:
         return None
@@ -253,7 +260,7 @@ def sheet_entry(stored: store.Stored, standings) -> dict | None:
     rows = form_rows(fields, n) + 2 * (totals_rows - 1) + fact_rows(standings.next)
     if rows > SHEET_ROWS:
         return None
-    return deal_entry(stored, None, standings=standings)[0]
+    return deal_entry(stored, None, standings=standings, keyed=False, token=token)[0]
 
 
 def render_deal(

@@ -42,7 +42,7 @@ from .forms import (
     whole_number,
 )
 from .history import remember_change
-from .lookup import match_or_404, new_key, scored_or_403, title
+from .lookup import form_key, match_or_404, new_key, scored_or_403, title
 
 bp = Blueprint("entry", __name__)
 QUEUE_HEADER = "X-Scorer-Queue"  # static/queue.js: answer with the outcome as JSON
@@ -232,7 +232,7 @@ def post_deal(stored: store.Stored, number: int | None, formdata) -> Posted:
         if gone is not None:
             return met_a_delete(stored, gone, entry, refused)
         change = save_deal(
-            stored.pub, number, entry, mark, form.key.data or None, stored.match, deal
+            stored.pub, number, entry, mark, form.key.data or form_key(), stored.match, deal
         )
         outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
         return Posted(outcome, message=said(change, stored.match), change=change)
