@@ -16,6 +16,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from markupsafe import Markup
 
 from .. import store
 from ..games import GAMES, EntryError
@@ -35,6 +36,32 @@ from .lookup import new_key, title
 
 STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
 COUNTED = ("counts", "number")  # the kinds of field that ask a count
+
+
+def counted_fields(fields) -> list:
+    """The fields of a deal's form that ask a count (templates/_deal_form.html)."""
+    return [f for f in fields if f.kind in COUNTED]
+
+
+def deal_address(match_id: str, number: int | None) -> str:
+    """Where a deal's form posts: its deal's page (None: the next deal's)."""
+    if number:
+        return url_for("entry.edit_deal", match_id=match_id, number=number)
+    return url_for("entry.new_deal", match_id=match_id)
+
+
+def questions(entry: dict) -> Markup:
+    """The questions of the sheet's next-deal form (templates/_deal_questions.html),
+    drawn once per deal's questions, players and language: blank, they are the
+    same in version after version (a Hearts deal asks the same each time). Drawing
+    the form's questions was half of a sheet's first draw."""
+    match = entry["match"]
+
+    def draw() -> Markup:
+        return Markup(render_template("_deal_questions.html", **entry))
+
+    key = ("questions", entry["match_id"], str(get_locale()), tuple(match.players))
+    return drawn().get((*key, repr(entry["fields"]), repr(entry["plan"].notes)), draw)
 
 
 def settle(rules, plan, names: list[str], formdata):
@@ -154,6 +181,26 @@ def deal_entry(
     }, error
 
 
+def later_deal(plan, names: list[str]) -> dict:
+    """One deal of ``ahead``: its number, title and facts as the page draws them,
+    drawn once per plan, players and language (the same deal in every version
+    until a change reaches it: a Hearts deal's dealer and passing follow from its
+    number alone)."""
+
+    def draw() -> dict:
+        context = {"plan": plan, "names": names, "fold_notes": []}
+        facts = render_template("_plan_facts.html", **context)
+        return {
+            "n": plan.number,
+            "title": str(plan.title),
+            "facts": re.sub(r">\s+<", "><", facts).strip(),
+            "summary": render_template("_plan_summary.html", **context).strip(),
+        }
+
+    # a plan is plain data, its repr all of it (its words drawn in this language)
+    return drawn().get(("later", str(get_locale()), tuple(names), repr(plan)), draw)
+
+
 AHEAD = 8  # the deals after the next whose facts a deal form carries for offline entry
 # how far past those a form looks for the end of a match played to a number of deals:
 # a page kept from before is numbered from the newest deal the phone has shown since
@@ -181,16 +228,7 @@ def ahead(stored: store.Stored, plan, standings=None) -> str:
             if st.rules.outcome(st.totals, played + k).finished:
                 out.append({"n": later.number, "over": True})
                 break
-            context = {"plan": later, "names": names, "fold_notes": []}
-            facts = render_template("_plan_facts.html", **context)
-            out.append(
-                {
-                    "n": later.number,
-                    "title": str(later.title),
-                    "facts": re.sub(r">\s+<", "><", facts).strip(),
-                    "summary": render_template("_plan_summary.html", **context).strip(),
-                }
-            )
+            out.append(later_deal(later, names))
         else:  # the same questions all the way: where the match ends, further on
             for k in range(AHEAD + 1, LAST_LOOK + 1):
                 if st.rules.outcome(st.totals, played + k).finished:

@@ -32,7 +32,16 @@ from ..match import DealError, Match, check_entry, fold
 from ..record import RecordError, read_json
 from ..store import get_db as db
 from . import access
-from .deal_form import COUNTED, STEPS, render_deal, settle, side, step_calls
+from .deal_form import (
+    COUNTED,
+    STEPS,
+    counted_fields,
+    deal_address,
+    render_deal,
+    settle,
+    side,
+    step_calls,
+)
 from .forms import (
     ConfirmForm,
     entry_from_form,
@@ -45,6 +54,8 @@ from .history import remember_change
 from .lookup import form_key, match_or_404, new_key, scored_or_403, title
 
 bp = Blueprint("entry", __name__)
+bp.add_app_template_global(counted_fields)  # templates/_deal_form.html
+bp.add_app_template_global(deal_address)
 QUEUE_HEADER = "X-Scorer-Queue"  # static/queue.js: answer with the outcome as JSON
 
 

@@ -35,7 +35,7 @@ from ..games import GAMES
 from ..store import get_db as db
 from ..store.db import close_db
 from . import access
-from .deal_form import ahead, sheet_entry
+from .deal_form import ahead, questions, sheet_entry
 from .drawn import deal_rows, draw, drawn, drawn_pages, pack_big, packed
 from .forms import ConfirmForm, form_meta
 from .history import last_change
@@ -63,16 +63,23 @@ def sheet(match_id: str):
     except store.NotFound:
         abort(404)
     can_score = access.seen(row) == "score"
-    held = live and held_tag(sheet_etag(match_id, version, can_score, show_all))
+    etag = sheet_etag(match_id, version, can_score, show_all)
+    held = live and held_tag(etag)
     if held:
         close_db()  # a phone that waits holds no connection
         if not (request.args.get("wait") and wait_for_change(match_id, version)):
             return unchanged(held)
+    else:  # this version's page, kept, where this phone has nothing of its own in it
+        key = ("page", etag, live)
+        page = drawn_pages().peek(key)
+        if page is not None and nothing_own(match_id):
+            return shared_page(etag, key, lambda: page)
     stored = match_or_404(match_id)
     etag = sheet_etag(match_id, stored.version, can_score, show_all)  # a write in between
     held = live and held_tag(etag)
     if held:  # woken, and nothing changed
         return unchanged(held)
+    key = ("page", etag, live)
     match = stored.match
     st = store.standings(db(), stored)
     context = {
@@ -116,18 +123,33 @@ def sheet(match_id: str):
             choices=store.conflicts(db(), stored) if can_score else [],
         )
 
-    if own or show_all:  # drawn for this request ("Show all": too big to keep)
-        response = Response(draw_page())
-        response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
-        response.headers["Cache-Control"] = "no-cache"
-        return pack_big(response)
-    # the version's page for every phone of this role and language, drawn and
-    # compressed once
-    response = Response(mimetype="text/html")
-    response.set_etag(etag, weak=True)
+    # Kept mid-match, where no phone's page has ratings of its own: the version's
+    # page for every phone of this role and language, drawn and compressed once
+    if not own and not show_all and st.rows and not st.finished:
+        return shared_page(etag, key, lambda: drawn_pages().get(key, draw_page))
+    response = Response(draw_page())  # drawn for this request ("Show all": too big to keep)
+    response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
     response.headers["Cache-Control"] = "no-cache"
-    key = ("page", etag, live)
-    return packed(response, drawn_pages(), key, lambda: drawn_pages().get(key, draw_page))
+    return pack_big(response)
+
+
+def shared_page(etag: str, key: tuple, page) -> Response:
+    """The sheet every phone of a role and language is shown, kept under ``key``
+    (``page()`` draws it), compressed once per encoding."""
+    response = Response(mimetype="text/html")
+    response.set_etag(etag, weak=True)  # weak: the same sheet, whatever its compression
+    response.headers["Cache-Control"] = "no-cache"
+    return packed(response, drawn_pages(), key, page)
+
+
+def nothing_own(pub: str) -> bool:
+    """Whether this phone's sheet of a match, kept mid-match, can hold nothing of
+    its own, known without reading the match: no notice waits, its browser sends
+    Fetch Metadata (no token), and it made no change to the match that the sheet
+    could offer to undo (``last_change``)."""
+    return not (
+        session.get("_flashes") or access.needs_token() or pub in (session.get("last_change") or {})
+    )
 
 
 def held_tag(etag: str) -> str | None:
@@ -162,6 +184,7 @@ def next_part(stored: store.Stored, st, context: dict, token: bool) -> tuple[Mar
             "_sheet_next.html",
             **context,
             entry=entry,
+            questions=questions(entry) if entry else "",
             confirm=ConfirmForm(meta=form_meta(token)),
             ahead=ahead(stored, st.next, st) if context["can_score"] and st.next else "",
             mark=stored.next_mark(),
