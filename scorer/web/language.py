@@ -138,8 +138,11 @@ def init_app(app) -> None:
         return str(get_locale() or DEFAULT).replace("_", "-")
 
     @app.template_global()
-    def language_links() -> list[dict]:
-        here = request.full_path.rstrip("?") if has_request_context() else "/"
+    def language_links(here: str | None = None) -> list[dict]:
+        """The switch's links, each back to ``here`` (a page every phone is shown:
+        its own address), else to the address asked."""
+        if not here:
+            here = request.full_path.rstrip("?") if has_request_context() else "/"
         lang = str(get_locale() or DEFAULT)
         return (
             [
