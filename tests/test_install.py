@@ -47,7 +47,7 @@ DESCRIPTIONS = {
     "en": "A score pad for trick-taking card games played with real cards",
     "pl": "Notes do zapisywania wyników gier w lewy, w które gra się prawdziwymi kartami",
     "ru": "Блокнот для записи счёта во взяточных играх настоящими картами",
-    "cs": "Zapisovač skóre pro zdvihové karetní hry hrané se skutečnými kartami",
+    "cs": "Zápisník bodů pro zdvihové karetní hry hrané se skutečnými kartami",
     "eo": "Poentokajero por trukaj kartludoj ludataj per veraj kartoj",
 }
 
