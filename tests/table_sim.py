@@ -477,7 +477,12 @@ class Table:
             phone.told = self.changes
             if obs.first is not None:
                 self.note(f"deal {obs.number}: a repeat answered Gap, first {obs.first.kind}")
-            if e.number != len(self.shadow) + 1 or obs.number <= len(self.shadow) + 1:
+            seen = int(obs.anchor.split(".")[0]) if obs.anchor else 0
+            # the next deal waits while a deal after its page's last waits for a choice
+            choice = any(seen < n < obs.number for n, _entry in self.open)
+            if e.number != len(self.shadow) + 1 or (
+                obs.number <= len(self.shadow) + 1 and not choice
+            ):
                 self.note(f"deal {obs.number}: Gap says {e.number}, {len(self.shadow)} stored")
             return False
         except DealError as e:

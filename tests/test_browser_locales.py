@@ -105,7 +105,7 @@ def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_serv
     facts = page.locator(".next").inner_text()
     # hands after the deal 9, 15, 12: Bartek discards 3, Ala draws 3
     assert "Заявки: Ala — розыгрыш 1, Bartek — розыгрыш 2, Celina — розыгрыш 1" in facts
-    assert "Bartek сбрасывает в закрытую 3 карты." in facts
+    assert "Bartek сбрасывает 3 лишние карты рубашкой вверх." in facts
     assert "Ala добирает из колоды 3 карты." in facts
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "metamorphosis-phone-ru.png", full_page=True)
