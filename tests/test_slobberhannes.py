@@ -181,7 +181,7 @@ def test_fixed_deals_default_twice_round_and_ignores_the_target():
             {"taken_by": {"last_trick": A, "QC": B, "first_trick": None}},
             "say who took the first trick",
         ),
-        ({}, "say who took the first trick and the last trick"),
+        ({}, "say who took the first trick, the last trick, and Q♣"),
         ({"taken_by": {**EXAMPLE["taken_by"], "QS": A}}, "Q♠ is not scored in this deal"),
         ({"taken_by": {**EXAMPLE["taken_by"], "QC": 4}}, "must be a seat from 0 to 3"),
         ({"taken_by": {**EXAMPLE["taken_by"], "QC": "B"}}, "must be a seat from 0 to 3"),

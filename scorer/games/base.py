@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, Text, _, and_list, filled, join, listed, ngettext, pgettext
+from ..i18n import L_, Text, _, and_list, filled, join, ngettext, pgettext
 from .tricks import (
     Captured,
     Decision,
@@ -329,12 +329,16 @@ def owners(
     what: str = "taken_by",
     optional: frozenset = frozenset(),
     labels: dict[str, str] | None = None,
+    asked: dict[str, Any] | None = None,
 ) -> dict[str, int | None]:
     """Who took each of ``cards``: exactly those keys, one seat each.
 
     Keys in ``optional`` may be missing or null (a card out of play); ``labels``
-    names keys that are not cards ("the first trick")."""
+    names keys that are not cards ("the first trick"), ``asked`` the same as the
+    object of "say who took …" (context ``took``: the accusative some languages
+    need, "pierwszą lewę")."""
     labels = labels or {}
+    asked = asked or {}
 
     def name_of(key: str) -> str:
         return labels.get(key) or _card_name(key)
@@ -347,24 +351,12 @@ def owners(
         if key not in cards:
             raise EntryError(_("%(card)s is not scored in this deal", card=name_of(key)), what)
     out = {c: None if value.get(c) is None else seat(value[c], n, name_of(c)) for c in cards}
-    # every question not answered, named at once ("say who took Q♠ and K♠"): the
-    # cards, and the tricks ("the last trick", which some languages say otherwise),
-    # in the order the first of them is asked
+    # every question not answered, named at once and in one message, in the order the
+    # form asks them ("say who took the first trick, the last trick and Q♣")
     missing = [c for c in cards if out[c] is None and c not in optional]
     if missing:
-        unsaid = [name_of(c) for c in missing if is_card(c)]
-        tricks = [name_of(c) for c in missing if not is_card(c)]
-        said = [_("say who took %(card)s", card=listed(unsaid))] if unsaid else []
-        if tricks:
-            said.append(
-                ngettext(
-                    "say who took %(trick)s",
-                    "say who took %(trick)s",
-                    len(tricks),
-                    trick=and_list(tricks),  # drawn later: its first word a capital where it begins
-                )
-            )
-        raise EntryError(join("; ", said if is_card(missing[0]) else said[::-1]), what)
+        things = and_list(asked.get(c) or name_of(c) for c in missing)
+        raise EntryError(_("say who took %(what)s", what=things), what)
     return out
 
 
