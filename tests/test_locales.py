@@ -1356,3 +1356,15 @@ def test_kierki_s_differences_name_its_counts_tricks_and_places(app, lang):
     # who took K♥, the last trick, and who went out first and second: names, no seat number
     for line, (a, b) in zip(lines[2:], [(1, 0), (2, 3), (3, 1), (0, 2)], strict=True):
         assert NAMES[a] in line and NAMES[b] in line and not re.search(r"\d", line), line
+
+
+# --- issue 37: what the native readers asked that only the code could do -----------
+
+SIX = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Filip"]
+
+
+def test_the_cards_taken_out_of_the_pack_are_listed_as_the_language_lists(client):
+    record = {"game": "hearts", "players": SIX, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}/deal", "cs"))
+    assert "2♣, 2♦, 2♠ a 3♣" in page, page  # visible() makes the no-break space a space

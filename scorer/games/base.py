@@ -243,8 +243,9 @@ def count_words(what: str, k: int) -> Any:
 
 
 def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
-    """What to take out of the pack before dealing, and how many cards each gets."""
-    cards = join(" ", [display(c) for c in removed])
+    """What to take out of the pack before dealing, and how many cards each gets; the
+    cards listed as the language lists them ("2♣, 2♦, 2♠ a 3♣")."""
+    cards = and_list(display(c) for c in removed)
     if pack is None:
         return ngettext(
             "Take %(cards)s out of the pack: %(hand)s card each.",
