@@ -1368,3 +1368,34 @@ def test_the_cards_taken_out_of_the_pack_are_listed_as_the_language_lists(client
     mid = client.post("/api/matches", json=record).get_json()["id"]
     page = visible(get(client, f"/m/{mid}/deal", "cs"))
     assert "2♣, 2♦, 2♠ a 3♣" in page, page  # visible() makes the no-break space a space
+
+
+# Metamorphosis' entry in words: its declarations a part of the line, lower-case after
+# "; " (the deal page's own note, "Заявки: …", stays a sentence).
+DECLARED = {"ru": "; заявки: Ala ", "eo": "; deklaroj: Ala ", "pl": "; deklaracje: Ala "}
+
+
+@pytest.mark.parametrize("lang", list(DECLARED))
+def test_metamorphosis_declarations_in_words_are_lower_case(app, lang):
+    rules = GAMES["metamorphosis"](GAMES["metamorphosis"].normalize_options({}, 3), NAMES[:3])
+    plan, _played, entry = next(play_match(rules, [RANDOM] * 3, random.Random(7)))
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        said = str(rules.describe(entry, plan))
+        note = str(rules.declared_words(entry["declarations"]))
+    assert DECLARED[lang] in said, said
+    lower = DECLARED[lang][2:]
+    assert note.startswith(lower[0].upper() + lower[1:]), note
+
+
+def test_the_russian_variant_s_value_is_said_as_a_value_not_as_the_source(client):
+    mid = client.post(
+        "/api/matches",
+        json={
+            "game": "metamorphosis",
+            "players": NAMES[:3],
+            "options": {"variant": "seed001"},
+            "deals": [],
+        },
+    ).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}/setup", "ru"))
+    assert "По краткому русскому изложению" in page, page
