@@ -1399,3 +1399,14 @@ def test_the_russian_variant_s_value_is_said_as_a_value_not_as_the_source(client
     ).get_json()["id"]
     page = visible(get(client, f"/m/{mid}/setup", "ru"))
     assert "По краткому русскому изложению" in page, page
+
+
+# Slobberhannes' entry in words (under the check's table): each name, a colon, what
+# they took (the Polish reader: „Darek D♣” read as one name).
+def test_slobberhannes_in_words_names_each_player_then_what_they_took(app):
+    rules = GAMES["slobberhannes"](GAMES["slobberhannes"].normalize_options({}, 4), NAMES[:4])
+    plan = rules.plan(rules.start(0))
+    entry = {"taken_by": {"first_trick": 1, "last_trick": 2, "QC": 3}}
+    with app.test_request_context("/", headers=HEADERS["pl"]):
+        said = str(rules.describe(entry, plan))
+    assert said == "Bartek: pierwsza lewa; Celina: ostatnia lewa; Darek: D♣", said

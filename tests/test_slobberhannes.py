@@ -84,7 +84,7 @@ def test_the_plan_says_which_cards_to_take_out_and_the_hand(players, removed, ha
     _match, standings = load(record([], players=players))
     notes = " ".join(map(str, standings.next.notes))
     assert f"{hand} cards each" in notes
-    assert ("7♠ 7♣" in notes) == removed
+    assert ("7♠ and 7♣" in notes) == removed
     assert "A K Q J 10 9 8 7" in notes
     assert standings.next.trump is None
 
