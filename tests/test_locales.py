@@ -1410,3 +1410,12 @@ def test_slobberhannes_in_words_names_each_player_then_what_they_took(app):
     with app.test_request_context("/", headers=HEADERS["pl"]):
         said = str(rules.describe(entry, plan))
     assert said == "Bartek: pierwsza lewa; Celina: ostatnia lewa; Darek: D♣", said
+
+
+# The home page's heading holds its count in brackets (the Polish reader: „Partie 23
+# partie” said the word twice).
+def test_the_home_page_s_heading_holds_the_count_of_matches(client):
+    for _k in range(3):
+        client.post("/api/matches", json={**BM, "deals": []})
+    page = visible(get(client, "/", "pl"))
+    assert "Partie (3)" in page and "3 partie" not in page, page
