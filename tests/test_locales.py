@@ -924,6 +924,7 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     )
     assert ".xlsx" in r.headers["Content-Disposition"]
     sheet = load_workbook(io.BytesIO(r.data)).active
+    assert sheet.title == "Czarna Maria"  # the game's name, its space kept (not „Czarna-Maria”)
     rows = [list(row) for row in sheet.iter_rows(values_only=True)]
     # deal 1 (Ala deals): 17, 23, 3; deal 2 (Bartek deals): =Ala 2♥ = 2, Bartek 1♥ Q♠ = 14,
     # 1234 10♥ K♠ A♠ = 27; totals 19, 37, 30: =Ala first
@@ -935,6 +936,15 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     assert rows[4] == ["miejsce", None, None, 1, None, 3, None, 2]
     assert sheet.cell(2, 2).data_type == "s" and sheet.cell(2, 3).data_type == "n"
     assert all(isinstance(v, int) for v in rows[3][3::2])
+
+
+def test_a_worksheet_s_name_loses_only_what_excel_refuses():
+    from scorer.record import sheet_name  # noqa: PLC0415
+
+    assert sheet_name("Černá Marie") == "Černá Marie"
+    assert sheet_name("a [b]: c*d? e/f\\g") == "a b cd efg"
+    assert sheet_name("'" + "Чёрная Мария " * 3) == "Чёрная Мария Чёрная Мария Чёрна"  # 31
+    assert sheet_name(" ?* ") == "Scorer"
 
 
 # Two numbers next to each other are "2 or 3", not a range (the Esperanto review, 27).
