@@ -265,6 +265,27 @@ class Sentence(Text):
         return Markup(capital) if html else capital
 
 
+class Lowered(Text):
+    """A message as a part of a line after a colon: its first letter small
+    ("Sestřelení měsíce: všichni ostatní dostanou 26"), the opposite of
+    :class:`Sentence`. Only a word written with a capital is lowered: a text that begins
+    with a card ("Q♠ 13"), a letter alone ("J Q K 10"), an abbreviation, a number or a
+    player's string stays as it is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Any):
+        self.text = text
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        drawn = _param(self.text, t, locale, html)
+        drawn = drawn if isinstance(drawn, str) else str(drawn)
+        if not (_begins_with_words(self.text, t) and drawn[:1].isupper() and drawn[1:2].islower()):
+            return drawn
+        small = drawn[:1].lower() + drawn[1:]
+        return Markup(small) if html else small
+
+
 def _begins_with_words(text: Any, t) -> bool:
     """Whether ``text`` begins with the words of a message (to be capitalised), not
     with a parameter that is a string of the player's (a name) or a number."""
@@ -347,6 +368,11 @@ def filled(message: Message, /, **variables) -> Text:
 def sentence(text: Any) -> Text:
     """A message shown on its own: it begins with a capital letter (:class:`Sentence`)."""
     return Sentence(text)
+
+
+def lowered(text: Any) -> Text:
+    """A message as a part after a colon: its first word small (:class:`Lowered`)."""
+    return Lowered(text)
 
 
 L_ = _  # every Text is lazy; the name stays for messages at module level
@@ -514,6 +540,7 @@ __all__ = [
     "npgettext",
     "filled",
     "sentence",
+    "lowered",
     "join",
     "day",
     "day_and_time",

@@ -1429,3 +1429,39 @@ def test_the_home_page_s_heading_holds_the_count_of_matches(client):
         client.post("/api/matches", json={**BM, "deals": []})
     page = visible(get(client, "/", "pl"))
     assert "Partie (3)" in page and "3 partie" not in page, page
+
+
+# A change of an option in the history: the value after the option's colon is small
+# (the Czech reader: «Sestřelení měsíce: Všichni ostatní dostanou 26 → …»); a value that
+# begins with a card stays as it is.
+def test_an_option_s_change_says_its_values_small_after_the_colon(app):
+    from scorer.web.history import setup_words  # noqa: PLC0415
+
+    players = NAMES[:4]
+    hearts = GAMES["hearts"]
+    with app.test_request_context("/", headers=HEADERS["cs"]):
+        said = str(
+            setup_words(
+                hearts,
+                {"players": players, "options": {"moon": "others"}},
+                {"players": players, "options": {"moon": "self"}},
+            )
+        )
+        assert said == "Sestřelení měsíce: všichni ostatní dostanou 26 → kdo sestřelí měsíc, má -26"
+    with app.test_request_context("/", headers=HEADERS["en"]):
+        assert (
+            str(
+                setup_words(
+                    hearts,
+                    {"players": players, "options": {"scoring": "standard"}},
+                    {"players": players, "options": {"scoring": "spot"}},
+                )
+            )
+            == "Scoring: standard → spot"
+        )
+    from scorer.i18n import lowered  # noqa: PLC0415
+
+    assert (
+        str(lowered(display("QS"))) == "Q♠"
+        and str(lowered(_("J Q K 10, A 15"))) == "J Q K 10, A 15"
+    )
