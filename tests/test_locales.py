@@ -1465,3 +1465,21 @@ def test_an_option_s_change_says_its_values_small_after_the_colon(app):
         str(lowered(display("QS"))) == "Q♠"
         and str(lowered(_("J Q K 10, A 15"))) == "J Q K 10, A 15"
     )
+
+
+# Too few players for a game whose counts run without a gap: a range (the Czech reader:
+# not «hru Srdce hraje 3, 4, 5 nebo 6 hráčů, ne 2»); two counts stay "2 or 3".
+TOO_FEW = {
+    "en": ("Hearts is played by 3 to 6 players, not 2", "Metamorphosis is played by 2 or 3"),
+    "cs": ("hru Srdce hraje 3 až 6 hráčů, ne 2", "hru Metamorfóza hrají 2 nebo 3 hráči"),
+    "pl": ("Kierki: gra dla 3–6 graczy, a nie dla 2", "Metamorfoza: gra dla 2 lub 3 graczy"),
+}
+
+
+@pytest.mark.parametrize("lang", list(TOO_FEW))
+def test_too_few_players_are_refused_with_a_range_of_counts(client, lang):
+    run, pair = TOO_FEW[lang]
+    for game, players, said in (("hearts", 2, run), ("metamorphosis", 4, pair)):
+        record = {"game": game, "players": NAMES[:players], "deals": []}
+        r = client.post("/api/matches", json=record, headers=HEADERS[lang])
+        assert r.status_code == 400 and said in r.get_json()["error"], r.get_json()

@@ -669,17 +669,29 @@ class Game(ABC):
                     "players",
                 )
         if names not in cls.player_counts:
-            raise EntryError(
-                ngettext(
+            counts = sorted(cls.player_counts)
+            low, high = counts[0], counts[-1]
+            # a run of three counts or more is a range ("3 to 6"); two are "2 or 3"
+            if len(counts) > 2 and counts == list(range(low, high + 1)):
+                refusal = ngettext(
+                    "%(game)s is played by %(low)s to %(high)s player, not %(n)s",
+                    "%(game)s is played by %(low)s to %(high)s players, not %(n)s",
+                    high,
+                    game=cls.name,
+                    low=low,
+                    high=high,
+                    n=names,
+                )
+            else:
+                refusal = ngettext(
                     "%(game)s is played by %(choices)s player, not %(n)s",
                     "%(game)s is played by %(choices)s players, not %(n)s",
-                    max(cls.player_counts),
+                    high,
                     game=cls.name,
-                    choices=or_list(sorted(cls.player_counts)),
+                    choices=or_list(counts),
                     n=names,
-                ),
-                "players",
-            )
+                )
+            raise EntryError(refusal, "players")
         opts: dict = {"players": names}
         for o in cls.options:
             opts[o.key] = o.parse(raw[o.key]) if o.key in raw else o.default_for(opts)
