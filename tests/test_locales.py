@@ -1483,3 +1483,19 @@ def test_too_few_players_are_refused_with_a_range_of_counts(client, lang):
         record = {"game": game, "players": NAMES[:players], "deals": []}
         r = client.post("/api/matches", json=record, headers=HEADERS[lang])
         assert r.status_code == 400 and said in r.get_json()["error"], r.get_json()
+
+
+# Partnership Black Maria's sheet says a pair wins, not the lowest total (the Czech
+# reader, 26); a game of one against all keeps its line.
+@pytest.mark.parametrize(
+    "options, said, not_said",
+    [
+        ({"partnership": True}, "Vyhrává dvojice s nižším součtem.", "Vyhrává nejnižší součet."),
+        ({}, "Vyhrává nejnižší součet.", "dvojice"),
+    ],
+)
+def test_the_sheet_says_what_wins_a_partnership(client, options, said, not_said):
+    record = {"game": "black_maria", "players": NAMES[:4], "options": options, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}", "cs"))
+    assert said in page and not_said not in page, page

@@ -760,6 +760,15 @@ class Game(ABC):
     def teams(self) -> list[tuple[int, ...]] | None:
         return None
 
+    def who_wins(self) -> Text:
+        """What wins the match, as the sheet says it under the totals: the highest or
+        lowest total, a pair's in a partnership."""
+        if self.teams():
+            if self.higher_wins:
+                return _("The pair with the higher total wins.")
+            return _("The pair with the lower total wins.")
+        return _("Highest total wins.") if self.higher_wins else _("Lowest total wins.")
+
     def entry_fields(self, plan: Plan, partial: dict) -> list[Field]:
         """What the form asks, given what has been entered so far (``partial``).
 
