@@ -445,19 +445,32 @@ EO_MONTHS = (
 ).split()
 
 
+# The languages whose date is written in words, the month in the genitive (Babel's
+# "long": „1 grudnia 2026”, not „1 gru 2026”), with a time of day beside it that has no
+# seconds („6 grudnia 2026, 05:30”): as the Polish reader asked. English, Russian and
+# Czech keep Babel's "medium" ("Dec 1, 2026", «1 дек. 2026 г.», "1. 12. 2026"), which
+# their readers took as their own; Esperanto writes its own (EO_MONTHS).
+DAY_IN_WORDS = ("pl",)
+
+
 def day(moment: datetime) -> str:
-    """A date as the page's language writes it: "Dec 1, 2026", "1 gru 2026",
+    """A date as the page's language writes it: "Dec 1, 2026", "1 grudnia 2026",
     "1 дек. 2026 г.", "1. 12. 2026", "la 1-an de decembro 2026"."""
     locale = str(_now()[1] or DEFAULT)
     if primary(locale) == "eo":
         return f"la {moment.day}-an de {EO_MONTHS[moment.month - 1]} {moment.year}"
-    return format_date(moment, "medium", locale=locale)
+    return format_date(
+        moment, "long" if primary(locale) in DAY_IN_WORDS else "medium", locale=locale
+    )
 
 
 def day_and_time(moment: datetime, width: str = "medium") -> str:
     """A date and a time of day as the page's language writes them (``width``:
-    Babel's "medium" with seconds, "short" without)."""
+    Babel's "medium" with seconds, "short" without; "6 grudnia 2026, 05:30" in
+    Polish, whatever the width)."""
     locale = str(_now()[1] or DEFAULT)
+    if primary(locale) in DAY_IN_WORDS:
+        return f"{day(moment)}, {format_time(moment, 'short', locale=locale)}"
     if primary(locale) == "eo":
         return f"{day(moment)}, {format_time(moment, width, locale=locale)}"
     return format_datetime(moment, width, locale=locale)

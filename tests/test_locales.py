@@ -681,7 +681,7 @@ def test_a_pair_s_win_and_polignac_s_end_are_not_said_as_a_tie(client, lang):
 
 DAY = {  # 1 December 2026, as each language writes a date
     "en": "Dec 1, 2026",
-    "pl": "1 gru 2026",
+    "pl": "1 grudnia 2026",  # in words, the month in the genitive
     "ru": "1 дек. 2026\u202fг.",  # a narrow no-break space before г.
     "cs": "1. 12. 2026",
     "eo": "la 1-an de decembro 2026",
@@ -697,6 +697,8 @@ def test_a_date_is_written_in_the_page_s_language(app, lang):
         assert day(moment) == DAY[lang]
         assert day_and_time(moment).startswith(DAY[lang] if lang == "eo" else DAY[lang][:4])
         assert "36" in day_and_time(moment)
+        if lang == "pl":  # no seconds, short or not
+            assert day_and_time(moment) == day_and_time(moment, "short") == "1 grudnia 2026, 12:36"
 
 
 def test_the_esperanto_home_page_writes_its_months_in_esperanto(client):
