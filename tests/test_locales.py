@@ -1501,3 +1501,13 @@ def test_the_sheet_says_what_wins_a_partnership(client, options, said, not_said)
     mid = client.post("/api/matches", json=record).get_json()["id"]
     page = visible(get(client, f"/m/{mid}", "cs"))
     assert said in page and not_said not in page, page
+
+
+# A Metamorphosis deal's title says «без козыря»: the check page's chip does not say it
+# again (the Russian reader, 29).
+def test_the_check_page_says_no_trumps_once_in_metamorphosis(client):
+    mid = client.post(
+        "/api/matches", json={"game": "metamorphosis", "players": NAMES[:3], "deals": []}
+    ).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}/check", "ru"))
+    assert page.lower().count("без козыря") == 1, page

@@ -619,6 +619,7 @@ class Game(ABC):
     options: tuple[Option, ...] = ()
     source = ""
     mark_legend = ""  # what Score.marks mean, shown under the sheet's table
+    trump_in_title = False  # a deal's title says its trump or "no trumps" (no chip repeats it)
     decisions: tuple[str, ...] = ()  # entry fields that are no cards (kept beside a play)
     entry_labels: dict[str, Any] = ENTRY_LABELS  # see ENTRY_LABELS
     seat_fields: tuple[str, ...] = ()  # entry fields beside taken_by whose value is a seat

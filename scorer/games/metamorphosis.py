@@ -377,6 +377,7 @@ class Metamorphosis(Game):
         "Mendelev's Encyclopedia of Games (Russian) and the Polish card-game book; the "
         "variant from a short Russian summary"
     )
+    trump_in_title = True  # "…: no trumps, -4 for every club taken"
     mark_legend = L_(
         "✓ won that deal outright · ✗ had declared that deal and did not win it outright"
     )
