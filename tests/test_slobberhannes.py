@@ -203,7 +203,7 @@ def test_impossible_entries_are_refused_by_name(deal, words):
         ({"target": None}, 4, "option target"),
         ({"players": 5}, 4, "option players says 5"),
         ({"players": 2}, 2, "option players must be one of"),
-        ({}, 2, "3, 4, 5 or 6"),
+        ({}, 2, "3 to 6 players, not 2"),
         ({"moon": "off"}, 4, "unknown option moon"),
     ],
 )
