@@ -18,7 +18,7 @@ from flask_babel import force_locale
 
 from . import address, store
 from . import backup as backups
-from .i18n import _, cli_locale, ngettext, system_error
+from .i18n import N_, _, cli_locale, ngettext, said_now, speak_click, system_error
 from .match import DealError
 from .record import RecordError, load, read_json
 from .store import ratings as kept_ratings
@@ -43,8 +43,39 @@ def spoken(command):
     return run
 
 
+class Spoken(click.Command):
+    """A command whose help (a message marked N_) is said, where it is shown, in the
+    language the command speaks; its options' too (SpokenOption)."""
+
+    def format_help_text(self, ctx, formatter) -> None:
+        formatter.write_paragraph()
+        with formatter.indentation():
+            formatter.write_text(said_now(self.help))
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        return click.utils.make_default_short_help(said_now(self.help), limit)
+
+    def get_help_option(self, ctx):
+        """--help, said now (click makes it once and keeps it)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = said_now("Show this message and exit.")
+        return option
+
+
+class SpokenOption(click.Option):
+    def get_help_record(self, ctx):
+        record = super().get_help_record(ctx)
+        if record is None or not self.help:
+            return record
+        names, rest = record
+        return names, rest.replace(self.help, said_now(self.help), 1)
+
+
 def register_cli(app) -> None:
-    """Add the commands to ``app.cli`` (``flask --app scorer --help`` lists them)."""
+    """Add the commands to ``app.cli`` (``flask --app scorer --help`` lists them),
+    and click's own words in the command's language (speak_click)."""
+    speak_click()
     app.cli.add_command(replay)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
@@ -52,7 +83,11 @@ def register_cli(app) -> None:
     app.cli.add_command(links_command)
 
 
-@click.command("replay")
+@click.command(
+    "replay",
+    cls=Spoken,
+    help=N_("Validate a game record (- for standard input) and print its computed block."),
+)
 @click.argument("file")
 @with_appcontext  # as under `flask`, also under app.test_cli_runner()
 @spoken
@@ -82,7 +117,14 @@ def backup_folder() -> Path:
     return Path(current_app.instance_path) / "backups"
 
 
-@click.command("backup")
+@click.command(
+    "backup",
+    cls=Spoken,
+    help=N_(
+        "Write a consistent copy of the database (default: instance/backups/scorer-<time>.db), "
+        "safe while the app serves."
+    ),
+)
 @click.argument("file", required=False)
 @with_appcontext
 @spoken
@@ -98,7 +140,14 @@ def backup_command(file):
     click.echo(str(made))
 
 
-@click.command("restore")
+@click.command(
+    "restore",
+    cls=Spoken,
+    help=N_(
+        "Check a copy (integrity, schema) and put it in place of the database; the database "
+        "as it was is kept in instance/backups/ first."
+    ),
+)
 @click.argument("file")
 @with_appcontext
 @spoken
@@ -122,7 +171,14 @@ def restore_command(file):
     )
 
 
-@click.command("rebuild")
+@click.command(
+    "rebuild",
+    cls=Spoken,
+    help=N_(
+        "Fold every match afresh from its entries, then rate every phone's matches afresh; "
+        "name any whose summary or kept ratings differed."
+    ),
+)
 @with_appcontext
 @spoken
 def rebuild_command():
@@ -179,13 +235,29 @@ def rebuild_command():
 LINKS = 10  # the latest matches not finished that `links` gives, without --all
 
 
-@click.command("links")
+@click.command(
+    "links",
+    cls=Spoken,
+    help=N_(
+        "The score link of each match not finished (the latest changed first, 10 at most), "
+        "with its QR code; a phone that opens it scores the match from then on."
+    ),
+)
 @click.option(
     "--base",
-    help="The address the phones open (default: SCORER_PUBLIC_URL, else "
-    "what `make table` serves: https://<this machine's address>:8443).",
+    cls=SpokenOption,
+    help=N_(
+        "The address the phones open (default: SCORER_PUBLIC_URL, else what `make table` "
+        "serves, https://<this machine's address>:8443)."
+    ),
 )
-@click.option("--all", "everything", is_flag=True, help="Every match, finished ones too.")
+@click.option(
+    "--all",
+    "everything",
+    cls=SpokenOption,
+    is_flag=True,
+    help=N_("Every match, finished ones too."),
+)
 @with_appcontext
 @spoken
 def links_command(base, everything):
@@ -222,7 +294,7 @@ def links_command(base, everything):
                 link = url_for(
                     "sharing.score_link", match_id=pub, key=stored.edit_key, _external=True
                 )
-            deals = ngettext("%(num)s deal", "%(num)s deals", len(stored.deal_ids))
+            deals = stored.match.words("count", num=len(stored.deal_ids))
             when = _("last change %(date)s", date=day(stored.updated))
             click.echo(f"{title(stored.match)} · {deals} · {when}\n{link}")
             address.terminal_qr(link, sys.stdout)

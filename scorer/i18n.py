@@ -24,6 +24,7 @@ Accept-Language, else English, among :data:`LANGUAGES`) or a command's
 from __future__ import annotations
 
 import errno
+import gettext
 import os
 import sqlite3
 from abc import ABC, abstractmethod
@@ -510,6 +511,40 @@ def said(text: Any, environ: Any = None) -> str:
     return str(_param(text, _command_catalog(lang), Locale.parse(lang), False))
 
 
+def N_(msgid: str) -> str:
+    """A message marked for the catalogs as it is (the command line's help, which
+    click reads as text), drawn where it is shown (:func:`said_now`)."""
+    return msgid
+
+
+def said_now(msgid: str, environ: Any = None) -> str:
+    """A message marked with N_, in the language a command speaks (cli_locale)."""
+    return _command_catalog(cli_locale(environ)).gettext(msgid)
+
+
+def speak_click() -> None:
+    """Click says its own words (Usage, Options, its errors) with the standard
+    library's gettext, which reads LANGUAGE, LC_ALL, LC_MESSAGES and LANG as
+    cli_locale does: from our catalogs (CLICK_WORDS)."""
+    gettext.bindtextdomain("messages", str(TRANSLATIONS))
+    gettext.textdomain("messages")
+
+
+# Click's own words, as click asks for them, in our catalogs (speak_click)
+CLICK_WORDS = (
+    N_("Usage:"),
+    N_("Options"),
+    N_("Commands"),
+    N_("Show this message and exit."),
+    N_("Error: {message}"),
+    N_("Try '{command} {option}' for help."),
+    N_("Missing argument"),
+    N_("No such option {name!r}."),
+    N_("Invalid value for {param_hint}: {message}"),
+    N_("Aborted!"),
+)
+
+
 # What an error of the system says, in our words (its English text is the system's).
 OS_ERRORS = {
     errno.ENOENT: L_("there is no such file"),
@@ -546,6 +581,9 @@ def system_error(e: BaseException) -> Any:
 
 
 __all__ = [
+    "N_",
+    "said_now",
+    "speak_click",
     "_",
     "L_",
     "ngettext",

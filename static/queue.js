@@ -97,11 +97,7 @@
     fields.forEach(function (pair) { if (pair[0] === name) pair[1] = value; });
   }
 
-  function freshKey() {
-    var bytes = new Uint8Array(12);
-    crypto.getRandomValues(bytes);
-    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
-  }
+  function freshKey() { return window.scorerKey(); } // static/scorer.js's
 
   function words(template, n) { return (template || "").replace("{n}", String(n)); }
 
@@ -154,7 +150,7 @@
     var clash = !held && (read(SENT, []).indexOf(key) >= 0 || queue().some(function (q) {
       return q.key === key && JSON.stringify(q.fields) !== same;
     }));
-    if (key && clash) setValue(fields, "key", freshKey());
+    if (!key || clash) setValue(fields, "key", freshKey()); // none: a form every phone is shown
     item.key = valueOf(fields, "key") || freshKey();
     return item;
   }

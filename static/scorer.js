@@ -4,15 +4,26 @@
 (function () {
   "use strict";
 
+  // A fresh idempotency key: a second tap, or a resend, is answered as the first time.
+  function freshKey() {
+    var bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+  }
+  window.scorerKey = freshKey; // static/queue.js's entries too
+
   // A double tap on Save sends one form, not two (the server refuses a repeat as well).
   // Heard first (capture), whenever the form's other scripts were set up: a second tap
-  // reaches them already cancelled (static/queue.js sends the first itself).
+  // reaches them already cancelled (static/queue.js sends the first itself). A form the
+  // page draws for every phone (the sheet's) has no key: made here, as it is sent.
   function once() {
     document.querySelectorAll("form[data-once]:not([data-once-bound])").forEach(function (form) {
       form.setAttribute("data-once-bound", "");
       form.addEventListener("submit", function (event) {
         if (form.hasAttribute("data-sent")) { event.preventDefault(); return; }
         form.setAttribute("data-sent", "");
+        var key = form.querySelector("input[name=key]");
+        if (key && !key.value) key.value = freshKey();
         form.querySelectorAll("button[type=submit]").forEach(function (b) { b.setAttribute("aria-disabled", "true"); b.classList.add("sent"); });
       }, true);
     });

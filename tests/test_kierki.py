@@ -473,3 +473,28 @@ def test_the_fan_tan_form_offers_no_check_and_the_check_page_says_why(client):
     assert "Who went out first?" in page and "trick by trick" not in page
     check = client.get(url + "/check").get_data(as_text=True)
     assert re.search(r"laid out in rows, not played in tricks", check)
+
+
+def test_the_rules_page_writes_the_robbers_total_as_each_language_writes_numbers(client):
+    """-1,300 is English only: Russian groups thousands with a space (-1 300, as
+    the sheet writes totals), Polish too."""
+    for lang, written in (("en", "-1,300"), ("ru", "-1\xa0300"), ("pl", "-1\xa0300")):
+        page = client.get("/rules/kierki", headers={"Accept-Language": lang}).get_data(True)
+        assert f"<td>{written}</td>" in page, lang
+
+
+@pytest.mark.parametrize("game", ["kierki", "king"])
+def test_the_king_of_hearts_is_asked_as_a_card_and_a_trick_as_a_trick(app, game):
+    """Polish asks for a card "Kto wziął K♥?" and for a trick "Czyja 7. lewa?": the
+    king asked as a trick ("Czyja K♥?", a feminine pronoun for a masculine card)
+    gave the translation away."""
+    r = GAMES[game](GAMES[game].normalize_options({}, 4), ["Ala", "Bartek", "Celina", "Darek"])
+    asked = {}
+    for k in range(1, len(r.sequence) + 1):
+        for field in plan_of(r, k).fields:
+            if field.kind == "owner":
+                asked[field.name] = field.label
+    with app.test_request_context(headers={"Accept-Language": "pl"}):
+        assert str(asked["taken_by.KH"]) == "Kto wziął K♥?"
+        tricks = [str(v) for k, v in asked.items() if k.startswith("taken_by.trick")]
+        assert tricks and all(t.startswith("Czyja ") for t in tricks), tricks

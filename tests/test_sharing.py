@@ -486,7 +486,7 @@ def test_the_sheet_s_undo_tapped_after_another_phone_saved_takes_nothing_back(ap
     save(a, mid, D2)
     sheet = text(a.get(f"/m/{mid}"))
     url = re.search(r'class="undo" action="([^"]+)"', sheet).group(1)
-    key = re.search(r'class="undo".*?name="key" value="([^"]+)"', sheet, re.S).group(1)
+    key = re.search(r'class="undo".*?name="key" value="([^"]*)"', sheet, re.S).group(1)
     save(b, mid, D3)
     r = a.post(url, data={"key": key})
     assert r.status_code == 302 and r.location.endswith(f"/m/{mid}/history")
@@ -519,12 +519,9 @@ def test_a_double_tap_on_undo_undoes_once(phones):
     save(a, mid, D2)
     sheet = text(a.get(f"/m/{mid}"))
     url = re.search(r'class="undo" action="([^"]+)"', sheet).group(1)
-    key = re.search(
-        r'class="undo"[^>]*>\s*<input[^>]*csrf[^>]*><input type="hidden" name="key" '
-        r'value="([^"]+)"',
-        sheet,
-    )
-    key = key.group(1) if key else re.search(r'name="key" value="([^"]+)"', sheet).group(1)
+    # the page has no key for it: the phone makes one as it sends it (static/scorer.js)
+    assert re.search(r'class="undo".*?name="key" value=""', sheet, re.S)
+    key = "made-on-the-phone"
     first = a.post(url, data={"key": key}, follow_redirects=True)
     again = a.post(url, data={"key": key}, follow_redirects=True)
     assert "Deal 2 deleted (an undo)." in text(first) and "Deal 2 deleted (an undo)." in text(again)

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 
-from scorer import backup
+import brotli
+
+from scorer import backup, store
+from scorer.web import drawn
 
 from .helpers import hidden, new_bm, record
 from .test_web import deal_form, marks, text
@@ -82,36 +85,14 @@ def test_the_table_shows_a_screenful_of_the_latest_deals_and_a_link_to_all(clien
     assert every[0][1] == ["17", "23", "3"]
 
 
-def test_the_sheet_s_form_is_drawn_once_yet_each_page_has_its_own_token_and_key(csrf_client):
-    """The next deal's form is kept with the sheet (scorer.web.sheet.next_part): a
-    second phone's page from that drawing carries its own CSRF token (its session's)
-    and a fresh idempotency key, and its save is taken."""
-    a = csrf_client
-    made = a.post("/api/matches", json={"game": "black_maria", "players": ["A", "B", "C"]})
-    record = made.get_json()
-    sheet = f"/m/{record['id']}"
-    first, again = text(a.get(sheet)), text(a.get(sheet))  # the second from the drawing
-    assert hidden(first, "key") != hidden(again, "key")
-    b = a.application.test_client()  # another phone, opening the score link
-    assert b.get(f"{sheet}/score?key={record['edit_key']}").status_code in (200, 302)
-    page = text(b.get(sheet))
-    token = hidden(page, "csrf_token")
-    assert token != hidden(first, "csrf_token") and "\x1e" not in page
-    keys = {hidden(p, "key") for p in (first, again, page)}
-    assert len(keys) == 3
-    # hearts 4 6 3, Q♠ A, K♠ and A♠ B: A 17, B 23, C 3
-    form = deal_form([4, 6, 3], 0, 1, 1, expect=hidden(page, "expect"))
-    form.update(csrf_token=token, key=hidden(page, "key"))
-    assert b.post(f"{sheet}/deal", data=form).status_code == 302
-    assert totals(text(b.get(sheet))) == ["17", "23", "3"]
+# what a browser that sends Fetch Metadata says of a page it opens and of its writes
+BROWSER = {"Sec-Fetch-Site": "same-origin"}
 
 
-def test_a_sheet_kept_whole_mid_match_is_each_phone_s_own(csrf_client):
-    """Mid-match the whole sheet is kept per ETag (scorer.web.sheet): a second
-    scorer's page from it carries its own token and keys and no Undo of the first
-    phone's; a notice still shows, and the page follows every change."""
-    a = csrf_client
-    # hearts 4 6 3, Q♠ A, K♠ and A♠ B: A 17, B 23, C 3
+def two_scorers(a):
+    """A Black Maria match of A, B and C with deal 1 in (hearts 4 6 3, Q♠ A, K♠ and
+    A♠ B: A 17, B 23, C 3), made through the API, and a second phone that opened
+    its score link: (sheet address, the second phone)."""
     first = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
     made = a.post(
         "/api/matches",
@@ -121,18 +102,108 @@ def test_a_sheet_kept_whole_mid_match_is_each_phone_s_own(csrf_client):
     sheet = f"/m/{record['id']}"
     b = a.application.test_client()
     assert b.get(f"{sheet}/score?key={record['edit_key']}").status_code == 302
-    assert "You score this match" in text(b.get(sheet))  # the notice, drawn afresh
-    kept, again = text(a.get(sheet)), text(b.get(sheet))  # B's from A's drawing
-    assert totals(again) == ["17", "23", "3"] and "\x1e" not in again
-    assert hidden(kept, "csrf_token") != hidden(again, "csrf_token")
-    assert hidden(kept, "key") != hidden(again, "key")
-    # B saves deal 2 from that page: hearts 0 5 8, Q♠ and K♠ C, A♠ A → A 24, B 28, C 34
-    form = deal_form([0, 5, 8], 2, 2, 0, expect=hidden(again, "expect"))
-    form.update(csrf_token=hidden(again, "csrf_token"), key=hidden(again, "key"))
-    saved = b.post(f"{sheet}/deal", data=form, follow_redirects=True)
+    a.get(f"{sheet}/score?key={record['edit_key']}")
+    for phone in (a, b):
+        text(phone.get(sheet, headers=BROWSER))  # the score link's line, said once
+    return sheet, b
+
+
+def test_two_phones_get_the_same_sheet_bytes_under_one_etag_compressed_once(
+    csrf_client, monkeypatch
+):
+    """Mid-match a version's sheet is every phone's (issue 36, item 7): two scorers
+    with their own cookies get the same bytes, and the same Brotli bytes, under one
+    ETag; no token, no key, no Undo in it; drawn and compressed once."""
+    a = csrf_client
+    sheet, b = two_scorers(a)
+    packed = []
+    real = drawn.compress
+    monkeypatch.setattr(drawn, "compress", lambda *args: packed.append(args[1]) or real(*args))
+    pages = [p.get(sheet, headers=BROWSER) for p in (a, b, a)]
+    assert pages[0].get_data() == pages[1].get_data() == pages[2].get_data()
+    assert {p.headers["ETag"] for p in pages} == {pages[0].headers["ETag"]}
+    page = text(pages[0])
+    assert totals(page) == ["17", "23", "3"] and "Save deal 2" in page
+    assert 'name="csrf_token"' not in page and hidden(page, "key") == ""
+    assert 'form class="undo"' not in page and "\x1e" not in page
+    br = {**BROWSER, "Accept-Encoding": "gzip, deflate, br, zstd"}
+    packs = [p.get(sheet, headers=br) for p in (a, b)]
+    assert {p.headers["Content-Encoding"] for p in packs} == {"br"}
+    assert packs[0].get_data() == packs[1].get_data()
+    assert brotli.decompress(packs[0].get_data()) == pages[0].get_data()
+    assert packed == ["br"]  # once for both phones
+    # the live part likewise
+    live = [p.get(f"{sheet}?part=live", headers=BROWSER) for p in (a, b)]
+    assert live[0].get_data() == live[1].get_data()
+    assert live[0].headers["ETag"] == live[1].headers["ETag"]
+
+
+def test_a_browser_without_fetch_metadata_gets_a_token_and_a_save_without_one_is_refused(
+    csrf_client,
+):
+    """Writes are taken on Fetch Metadata (access.SameOrigin); a browser that sends
+    none is asked for the form's token: its sheet is drawn for it, with its token
+    (its own ETag), and its save with the token is taken; without, refused."""
+    a = csrf_client
+    sheet, b = two_scorers(a)
+    shared = b.get(sheet, headers=BROWSER)
+    old = b.get(sheet)  # no Sec-Fetch-Site: an old browser
+    page = text(old)
+    token = hidden(page, "csrf_token")
+    assert token and old.headers["ETag"] != shared.headers["ETag"]
+    # hearts 0 5 8, Q♠ and K♠ C, A♠ A → A 24, B 28, C 34
+    form = deal_form([0, 5, 8], 2, 2, 0, expect=hidden(page, "expect"), number="2")
+    assert b.post(f"{sheet}/deal", data=form).status_code == 400  # no token, no metadata
+    cross = {"Sec-Fetch-Site": "cross-site"}
+    assert b.post(f"{sheet}/deal", data=form, headers=cross).status_code == 400
+    saved = b.post(f"{sheet}/deal", data={**form, "csrf_token": token}, follow_redirects=True)
     assert "Deal 2 saved." in text(saved) and totals(text(saved)) == ["24", "28", "34"]
-    mine = text(b.get(sheet))  # kept now, with B's Undo in it
-    assert "Undo saving deal 2" in mine and 'class="flash' not in mine  # the notice was said
-    theirs = text(a.get(sheet))  # the same version for A: no Undo of B's change
-    assert totals(theirs) == ["24", "28", "34"] and "Undo:" not in theirs
-    assert hidden(mine, "key") != hidden(text(b.get(sheet)), "key")
+
+
+def test_a_form_sent_without_javascript_saves_once_and_undoes_once(csrf_client):
+    """The shared sheet's forms carry no key (a phone's script makes it as it sends
+    one): the same form sent twice without one is one deal; the sheet then offers
+    this phone its Undo, on a page of its own (its own ETag), and the Undo sent
+    twice without a key undoes once, answered the same both times."""
+    a = csrf_client
+    sheet, b = two_scorers(a)
+    page = text(b.get(sheet, headers=BROWSER))
+    form = deal_form([0, 5, 8], 2, 2, 0, expect=hidden(page, "expect"), number="2", key="")
+    first = b.post(f"{sheet}/deal", data=form, headers=BROWSER, follow_redirects=True)
+    assert "Deal 2 saved." in text(first)
+    again = b.post(f"{sheet}/deal", data=form, headers=BROWSER, follow_redirects=True)
+    assert "Deal 2 saved." in text(again)  # answered as the first time
+    assert totals(text(again)) == ["24", "28", "34"]
+    mine = b.get(sheet, headers=BROWSER)
+    theirs = a.get(sheet, headers=BROWSER)
+    assert "Undo saving deal 2" in text(mine) and "Undo saving deal 2" not in text(theirs)
+    assert mine.headers["ETag"] != theirs.headers["ETag"]
+    # each phone's live poll with the ETag it holds: unchanged
+    for phone, held in ((b, mine), (a, theirs)):
+        poll = {**BROWSER, "If-None-Match": held.headers["ETag"]}
+        assert phone.get(f"{sheet}?part=live", headers=poll).status_code == 304
+    undo = re.search(r'<form method="post" class="undo" action="([^"]+)"', text(mine)).group(1)
+    assert 'name="key" value=""' in text(mine)
+    for _twice in range(2):
+        done = b.post(undo, data={"key": ""}, headers=BROWSER, follow_redirects=True)
+        said = re.findall(r'<p class="flash[^"]*" role="status">([^<]+)</p>', text(done))
+        assert said == ["Deal 2 deleted (an undo)."], said  # both times
+        assert totals(text(done)) == ["17", "23", "3"]
+    assert totals(text(a.get(sheet, headers=BROWSER))) == ["17", "23", "3"]
+
+
+def test_two_browsers_never_share_a_key_made_for_a_form_sent_without_one(app):
+    """The same form from two browsers: two writes (the second the same deal, said
+    so), never one browser's answer given to the other."""
+    a, b = app.test_client(), app.test_client()
+    mid = new_bm(a)
+    page = text(a.get(f"/m/{mid}"))
+    form = deal_form([4, 6, 3], 0, 1, 1, expect=hidden(page, "expect"), number="1", key="")
+    assert "Deal 1 saved." in text(a.post(f"/m/{mid}/deal", data=form, follow_redirects=True))
+    with app.app_context():
+        match = store.get(store.get_db(), mid)
+        edit_key = store.edit_key(store.get_db(), mid)
+        assert len(match.deal_ids) == 1
+    assert b.get(f"/m/{mid}/score?key={edit_key}").status_code == 302
+    told = text(b.post(f"/m/{mid}/deal", data=form, follow_redirects=True))
+    assert "already entered on another phone, the same" in told

@@ -179,6 +179,13 @@ class Compendium(Game):
             return pgettext("took", "the last trick") if took else _("the last trick")
         return trick_words(k, took)
 
+    def owner_question(self, key: str) -> Any:
+        """The form's question: a card asked as a card ("Who took K♥?", as the
+        other games ask for Q♠), a trick as a trick ("Whose trick 7?" in Polish)."""
+        if key == "KH":
+            return _("Who took %(card)s?", card=display("KH"))
+        return _("Who took %(what)s?", what=self.owner_words(key))
+
     def chooser(self, plan: Plan) -> int:
         """Who names trumps in a trump deal."""
         return plan.dealer if self.trump_chooser == "dealer" else plan.leader
@@ -285,11 +292,7 @@ class Compendium(Game):
             total = self.in_pack(key)
             fields.append(Field("counts", key, LABELS[key], total=total, high=total))
         for key in self.owner_keys(contract):
-            fields.append(
-                Field(
-                    "owner", f"taken_by.{key}", _("Who took %(what)s?", what=self.owner_words(key))
-                )
-            )
+            fields.append(Field("owner", f"taken_by.{key}", self.owner_question(key)))
         return fields
 
     def check(self, entry: Any, plan: Plan) -> dict:

@@ -146,6 +146,13 @@ class SameOrigin(CSRFProtect):
         super().protect(apply_exemptions=apply_exemptions)
 
 
+def needs_token() -> bool:
+    """Whether a page drawn for this request must carry the forms' CSRF token: only
+    for a browser that sends no Fetch Metadata. One that sends ``Sec-Fetch-Site``
+    on a GET sends it on its writes too, which ``SameOrigin`` takes on it."""
+    return "Sec-Fetch-Site" not in request.headers
+
+
 def same_origin() -> bool:
     """The browser says this request comes from a page of this server."""
     site = request.headers.get("Sec-Fetch-Site")

@@ -16,6 +16,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from markupsafe import Markup
 
 from .. import store
 from ..games import GAMES, EntryError
@@ -35,6 +36,32 @@ from .lookup import new_key, title
 
 STEPS = ("call", "undo", "step")  # buttons that move a form along without saving
 COUNTED = ("counts", "number")  # the kinds of field that ask a count
+
+
+def counted_fields(fields) -> list:
+    """The fields of a deal's form that ask a count (templates/_deal_form.html)."""
+    return [f for f in fields if f.kind in COUNTED]
+
+
+def deal_address(match_id: str, number: int | None) -> str:
+    """Where a deal's form posts: its deal's page (None: the next deal's)."""
+    if number:
+        return url_for("entry.edit_deal", match_id=match_id, number=number)
+    return url_for("entry.new_deal", match_id=match_id)
+
+
+def questions(entry: dict) -> Markup:
+    """The questions of the sheet's next-deal form (templates/_deal_questions.html),
+    drawn once per deal's questions, players and language: blank, they are the
+    same in version after version (a Hearts deal asks the same each time). Drawing
+    the form's questions was half of a sheet's first draw."""
+    match = entry["match"]
+
+    def draw() -> Markup:
+        return Markup(render_template("_deal_questions.html", **entry))
+
+    key = ("questions", entry["match_id"], str(get_locale()), tuple(match.players))
+    return drawn().get((*key, repr(entry["fields"]), repr(entry["plan"].notes)), draw)
 
 
 def settle(rules, plan, names: list[str], formdata):
@@ -91,6 +118,8 @@ def deal_entry(
     keep_key: bool = False,
     standings=None,
     posted=None,
+    keyed: bool = True,
+    token: bool = True,
 ) -> tuple[dict | None, str | None]:
     """What a deal form (templates/_deal_form.html) is drawn from, for deal
     ``number`` (None: the next deal) as the match stands: from the stored entry,
@@ -102,7 +131,11 @@ def deal_entry(
     for a form drawn again with what was typed (a refusal, an auction's call). It
     keeps the page's own mark and deal number: its next save is the deal the page
     was for, whatever another phone saved meanwhile (the same, or a choice), never
-    the deal after it, nor the deal that took an edited deal's place."""
+    the deal after it, nor the deal that took an edited deal's place.
+
+    ``keyed``, ``token``: False for a form drawn for every phone (the sheet's), with
+    no idempotency key (the phone makes it as it sends the form, static/scorer.js)
+    or no CSRF token (access.needs_token)."""
     if posted is not None:
         (rules, plan), entry = posted, None
         if number is not None and plan is not None:
@@ -116,10 +149,10 @@ def deal_entry(
     if formdata is None:
         fields = rules.entry_fields(plan, entry or {})
         data = form_data_from_entry(fields, rules.n, entry) if entry else {}
-        data.update(expect=page_mark(stored, number), key=new_key())
+        data.update(expect=page_mark(stored, number), key=new_key() if keyed else "")
         if number is None:
             data["number"] = plan.number
-        form = deal_form(fields, names, data=data)
+        form = deal_form(fields, names, data=data, token=token)
     else:
         if posted is None:
             formdata["expect"] = page_mark(stored, number)
@@ -146,6 +179,26 @@ def deal_entry(
         if number is None and plan.number == len(stored.deal_ids) + 1
         else "",
     }, error
+
+
+def later_deal(plan, names: list[str]) -> dict:
+    """One deal of ``ahead``: its number, title and facts as the page draws them,
+    drawn once per plan, players and language (the same deal in every version
+    until a change reaches it: a Hearts deal's dealer and passing follow from its
+    number alone)."""
+
+    def draw() -> dict:
+        context = {"plan": plan, "names": names, "fold_notes": []}
+        facts = render_template("_plan_facts.html", **context)
+        return {
+            "n": plan.number,
+            "title": str(plan.title),
+            "facts": re.sub(r">\s+<", "><", facts).strip(),
+            "summary": render_template("_plan_summary.html", **context).strip(),
+        }
+
+    # a plan is plain data, its repr all of it (its words drawn in this language)
+    return drawn().get(("later", str(get_locale()), tuple(names), repr(plan)), draw)
 
 
 AHEAD = 8  # the deals after the next whose facts a deal form carries for offline entry
@@ -175,16 +228,7 @@ def ahead(stored: store.Stored, plan, standings=None) -> str:
             if st.rules.outcome(st.totals, played + k).finished:
                 out.append({"n": later.number, "over": True})
                 break
-            context = {"plan": later, "names": names, "fold_notes": []}
-            facts = render_template("_plan_facts.html", **context)
-            out.append(
-                {
-                    "n": later.number,
-                    "title": str(later.title),
-                    "facts": re.sub(r">\s+<", "><", facts).strip(),
-                    "summary": render_template("_plan_summary.html", **context).strip(),
-                }
-            )
+            out.append(later_deal(later, names))
         else:  # the same questions all the way: where the match ends, further on
             for k in range(AHEAD + 1, LAST_LOOK + 1):
                 if st.rules.outcome(st.totals, played + k).finished:
@@ -241,9 +285,10 @@ def fact_rows(plan) -> int:
     return max(0, lines - 3) // 2
 
 
-def sheet_entry(stored: store.Stored, standings) -> dict | None:
+def sheet_entry(stored: store.Stored, standings, token: bool) -> dict | None:
     """The next deal's form for the score sheet, when it fits the first screen
-    under the standings (else the sheet links to the deal page). Whether it fits
+    under the standings (else the sheet links to the deal page): every phone's,
+    without a key, and with the CSRF token only if ``token``. Whether it fits
     is known from its questions, before the form is built."""
     if standings.next is None:
         return None
@@ -253,7 +298,7 @@ def sheet_entry(stored: store.Stored, standings) -> dict | None:
     rows = form_rows(fields, n) + 2 * (totals_rows - 1) + fact_rows(standings.next)
     if rows > SHEET_ROWS:
         return None
-    return deal_entry(stored, None, standings=standings)[0]
+    return deal_entry(stored, None, standings=standings, keyed=False, token=token)[0]
 
 
 def render_deal(

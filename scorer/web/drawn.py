@@ -1,13 +1,18 @@
-"""Parts of pages drawn once and kept by this process: what is drawn from a
-version of a match is never drawn again for it. The sheet's head and tail
-(chart, deals, words) are kept under the sheet's ETag, which names all they are
-drawn from (the match's version, the language, scorer or watcher, all deals or
-the latest); the API read and the exports under the match's version and what
-else they depend on. Every write makes a new version, so a kept part is never
-stale; a worker that has not drawn it yet draws it."""
+"""Pages and parts drawn once and kept by this process: what is drawn from a
+version of a match is never drawn again for it, nor compressed again. The
+sheet's head, tail and next deal, and the whole sheet a version shows every
+phone of one role and language, are kept under the sheet's ETag, which names
+all they are drawn from (the match's version, the language, scorer or watcher,
+all deals or the latest); the API read and the exports under the match's
+version and what else they depend on. A kept body is compressed here, once per
+encoding this request accepts (``packed``: Brotli or gzip, at Flask-Compress's
+configured levels); Flask-Compress leaves a body that has its encoding, and
+compresses the pages drawn for one request. Every write makes a new version,
+so a kept part is never stale; a worker that has not drawn it yet draws it."""
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Callable
 
 import brotli
@@ -19,7 +24,6 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
-from flask_compress.flask_compress import _choose_algorithm, _compress_data, _format
 from markupsafe import Markup, escape
 
 from ..i18n import locale_now, number
@@ -36,12 +40,13 @@ def drawn() -> Recent:
     return current_app.extensions.setdefault("scorer.drawn", Recent(DRAWN))
 
 
-# whole sheets mid-match (scorer.web.sheet), 10–30 kB each: a few hundred tables
+# whole sheets mid-match (scorer.web.sheet), 10–30 kB each and a third of that
+# compressed: a few hundred tables
 PAGES = 256
 
 
 def drawn_pages() -> Recent:
-    """This app's kept sheets."""
+    """This app's kept sheets, and their compressed bytes."""
     return current_app.extensions.setdefault("scorer.pages", Recent(PAGES))
 
 
@@ -61,60 +66,82 @@ def kept_download(
     kind: str, stored: Stored, make: Callable[[], str | bytes], headers: dict
 ) -> Response:
     """A download drawn from a version of a match (``kept_body``, kept as bytes),
-    compressed as Flask-Compress compresses a page (its choice for this
-    Accept-Encoding, its levels, its least size) once per version, language and
-    encoding: Brotli over a 2,000-deal CSV took twice what the whole request of
-    a short one does, on every download. Flask-Compress then leaves it as it is."""
+    compressed once per version, language and encoding (``packed``): Brotli over a
+    2,000-deal CSV took twice what the whole request of a short one does, on
+    every download."""
+    kept = current_app.extensions.setdefault("scorer.bodies", Recent(BODIES))
+    key = (kind, stored.pub, stored.version, str(get_locale()))
+    return packed(
+        Response(headers=headers),
+        kept,
+        key,
+        lambda: kept_body(kind, stored, lambda: _bytes(make())),
+    )
 
-    def body() -> bytes:
-        return kept_body(kind, stored, lambda: _bytes(make()))
 
-    response = Response(headers=headers)
+# Our encodings, best first: Brotli, else gzip (Chrome also takes zstd, which at
+# Flask-Compress's level made a sheet a sixth bigger; every browser takes one of these).
+ENCODINGS = ("br", "gzip")
+
+
+def accepted() -> str | None:
+    """The encoding of ENCODINGS this request's Accept-Encoding takes (its quality
+    first, then ours), None for none."""
+    return request.accept_encodings.best_match(ENCODINGS)
+
+
+def compress(data: bytes, encoding: str, level: int | None = None) -> bytes:
+    """``data`` in ``encoding`` at Flask-Compress's configured level (``level``:
+    Brotli's quality instead)."""
     config = current_app.config
-    algorithm = _accepted()
-    if algorithm is not None and response.mimetype in config["COMPRESS_MIMETYPES"]:
-        kept = current_app.extensions.setdefault("scorer.bodies", Recent(BODIES))
-        key = (kind, stored.pub, stored.version, str(get_locale()), algorithm)
+    if encoding == "br":
+        return brotli.compress(data, quality=level or config["COMPRESS_BR_LEVEL"])
+    return gzip.compress(data, config["COMPRESS_LEVEL"], mtime=0)
 
-        def packed() -> bytes | None:
-            plain = body()
+
+def packed(
+    response: Response, kept: Recent, key: tuple, body: Callable[[], str | bytes]
+) -> Response:
+    """``response`` with ``body()`` (kept in ``kept`` under ``key`` by the caller,
+    or by its own ``get``), compressed for this request once per ``key`` and
+    encoding, and answered 304 where the request names its ETag. A body under
+    Flask-Compress's least size, or for a request that takes no encoding of ours,
+    goes as it is."""
+    config = current_app.config
+    encoding = accepted()
+    if encoding is not None and response.mimetype in config["COMPRESS_MIMETYPES"]:
+
+        def pack() -> bytes | None:
+            plain = _bytes(body())
             if len(plain) < config["COMPRESS_MIN_SIZE"]:
-                return None  # Flask-Compress sends it as it is
-            return _compress_data(current_app, plain, algorithm)
+                return None
+            return compress(plain, encoding, BIG_LEVEL if len(plain) >= BIG_PAGE else None)
 
-        data = kept.get(key, packed)
+        data = kept.get((*key, encoding), pack)
         if data is not None:
             response.set_data(data)
-            response.headers["Vary"] = "Accept-Encoding"
-            response.headers["Content-Encoding"] = algorithm
-            if config["COMPRESS_EVALUATE_CONDITIONAL_REQUEST"]:
-                response.make_conditional(request)
-            return response
-    response.set_data(body())
+            response.headers["Content-Encoding"] = encoding
+            response.vary.add("Accept-Encoding")
+            return response.make_conditional(request)
+    response.set_data(_bytes(body()))
     return response
 
 
 # "Show all" of a long match is a page of hundreds of kB (465 kB at 1,000 deals):
-# Brotli at Flask-Compress's level 5 took 8 ms of it, at 3 2.3 ms for a sixth
-# more bytes (40 kB, not 34). Smaller pages keep level 5 (scorer/__init__.py).
+# Brotli at level 5 took 8 ms of it, at 3 2.3 ms for a sixth more bytes (40 kB, not
+# 34). Smaller pages keep Flask-Compress's level (scorer/app.py's COMPRESS_BR_LEVEL).
 BIG_PAGE, BIG_LEVEL = 64 * 1024, 3
 
 
 def pack_big(response: Response) -> Response:
-    """A page past BIG_PAGE compressed here at BIG_LEVEL, for a browser that takes
-    Brotli (Flask-Compress leaves a body that has its encoding); else as it is."""
-    algorithm = _accepted()
+    """A page drawn for one request past BIG_PAGE, compressed here at BIG_LEVEL
+    for a browser that takes Brotli (Flask-Compress leaves a body that has its
+    encoding); else as it is."""
     data = response.get_data()
-    if algorithm == "br" and len(data) >= BIG_PAGE:
-        response.set_data(brotli.compress(data, quality=BIG_LEVEL))
+    if len(data) >= BIG_PAGE and accepted() == "br":
+        response.set_data(compress(data, "br", BIG_LEVEL))
         response.headers["Content-Encoding"] = "br"
     return response
-
-
-def _accepted() -> str | None:
-    """Flask-Compress's choice of encoding for this request's Accept-Encoding."""
-    algorithms = _format(current_app.config["COMPRESS_ALGORITHM"])
-    return _choose_algorithm(algorithms, request.headers.get("Accept-Encoding", ""))
 
 
 def _bytes(body: str | bytes) -> bytes:

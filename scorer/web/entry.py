@@ -32,7 +32,16 @@ from ..match import DealError, Match, check_entry, fold
 from ..record import RecordError, read_json
 from ..store import get_db as db
 from . import access
-from .deal_form import COUNTED, STEPS, render_deal, settle, side, step_calls
+from .deal_form import (
+    COUNTED,
+    STEPS,
+    counted_fields,
+    deal_address,
+    render_deal,
+    settle,
+    side,
+    step_calls,
+)
 from .forms import (
     ConfirmForm,
     entry_from_form,
@@ -42,9 +51,11 @@ from .forms import (
     whole_number,
 )
 from .history import remember_change
-from .lookup import match_or_404, new_key, scored_or_403, title
+from .lookup import form_key, match_or_404, new_key, scored_or_403, title
 
 bp = Blueprint("entry", __name__)
+bp.add_app_template_global(counted_fields)  # templates/_deal_form.html
+bp.add_app_template_global(deal_address)
 QUEUE_HEADER = "X-Scorer-Queue"  # static/queue.js: answer with the outcome as JSON
 
 
@@ -232,7 +243,7 @@ def post_deal(stored: store.Stored, number: int | None, formdata) -> Posted:
         if gone is not None:
             return met_a_delete(stored, gone, entry, refused)
         change = save_deal(
-            stored.pub, number, entry, mark, form.key.data or None, stored.match, deal
+            stored.pub, number, entry, mark, form.key.data or form_key(), stored.match, deal
         )
         outcome = {"add": "saved", "edit": "saved"}.get(change.kind, change.kind)
         return Posted(outcome, message=said(change, stored.match), change=change)

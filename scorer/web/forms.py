@@ -229,8 +229,15 @@ def field_id(f: Field, *parts: Any) -> str:
     return "__".join([f.name.replace(".", "_")] + [str(p) for p in parts])
 
 
-def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict | None = None):
-    """A form for the deal: one input per seat and field, by the field's kind."""
+def deal_form(
+    fields: list[Field],
+    names: list[str],
+    formdata=None,
+    data: dict | None = None,
+    token: bool = True,
+):
+    """A form for the deal: one input per seat and field, by the field's kind; with
+    the CSRF token unless ``token`` is False (a form every phone is shown)."""
     n = len(names)
     seat_choices = [(str(s), name) for s, name in enumerate(names)]
 
@@ -315,7 +322,13 @@ def deal_form(fields: list[Field], names: list[str], formdata=None, data: dict |
                     validators=[Optional()],
                 ),
             )
-    return DealForm(formdata=formdata, data=data)
+    return DealForm(formdata=formdata, data=data, meta=form_meta(token))
+
+
+def form_meta(token: bool) -> dict:
+    """A form's WTForms meta: without its CSRF token (``token`` False) on a page
+    every phone is shown (scorer.web.sheet)."""
+    return {} if token else {"csrf": False}
 
 
 def _int_or_raw(value: Any) -> Any:

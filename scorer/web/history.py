@@ -27,16 +27,17 @@ from .forms import (
     ConfirmForm,
     resent,
 )
-from .lookup import match_or_404, new_key, scored_or_403, title
+from .lookup import form_key, match_or_404, new_key, scored_or_403, title
 
 bp = Blueprint("history", __name__)
 
 
 def last_change(stored: store.Stored) -> dict | None:
     """The change this browser made last to the match, while it is the match's
-    latest and Undo can take it back: {"event", "label", "key"}, for the sheet's one-tap
-    Undo. (Once another phone has changed the match, an Undo on the sheet would take
-    back something the table has moved on from: the history still offers it.)"""
+    latest and Undo can take it back: {"event", "label"}, for the sheet's one-tap
+    Undo (its key made by the phone as it is sent, else ``form_key``). (Once
+    another phone has changed the match, an Undo on the sheet would take back
+    something the table has moved on from: the history still offers it.)"""
     mine = session.get("last_change") or {}
     event_id = mine.get(stored.pub)
     if not isinstance(event_id, int):
@@ -47,7 +48,6 @@ def last_change(stored: store.Stored) -> dict | None:
     return {
         "event": event_id,
         "label": undo_label(line, stored.match),
-        "key": new_key(),
     }
 
 
@@ -205,9 +205,7 @@ def undo(match_id: str, event: int):
     # the history's Undo of any change that can still be taken back
     sheet = request.form.get("back") != "history"
     try:
-        change = store.undo(
-            db(), stored.id, event, key=request.form.get("key") or None, latest=sheet
-        )
+        change = store.undo(db(), stored.id, event, key=form_key(), latest=sheet)
     except DealError as e:
         flash(_("Not undone: %(why)s", why=e.message))
     except store.StoreError as e:

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 from babel import Locale, negotiate_locale
 from flask import Blueprint, g, has_app_context, has_request_context, redirect, request, url_for
 from flask_babel import Babel, get_locale, get_translations
+from jinja2 import pass_context
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.http import parse_accept_header
 
@@ -137,8 +138,11 @@ def init_app(app) -> None:
         return str(get_locale() or DEFAULT).replace("_", "-")
 
     @app.template_global()
-    def language_links() -> list[dict]:
-        here = request.full_path.rstrip("?") if has_request_context() else "/"
+    def language_links(here: str | None = None) -> list[dict]:
+        """The switch's links, each back to ``here`` (a page every phone is shown:
+        its own address), else to the address asked."""
+        if not here:
+            here = request.full_path.rstrip("?") if has_request_context() else "/"
         lang = str(get_locale() or DEFAULT)
         return (
             [
@@ -154,15 +158,19 @@ def init_app(app) -> None:
             else []
         )
 
+    # pass_context: never drawn when a template is compiled (Jinja folds a filter of a
+    # constant then, outside any request: "-1,300" on a Russian page)
     @app.template_filter("num")
-    def num_filter(value):
+    @pass_context
+    def num_filter(_context, value):
         """A number as the page's locale writes it."""
         if value.__class__ is int:
             return page_number(value)
         return value
 
     @app.template_filter("signed")
-    def signed_filter(value):
+    @pass_context
+    def signed_filter(_context, value):
         """Points with their sign (+3, -2, 0), as the page's locale writes numbers."""
         if 0 <= value < 1000:
             return f"+{value}" if value else "0"

@@ -1,14 +1,19 @@
 """A match for a page: found by its public id (else the 404 page), scored by
 this browser for a write (else 403), its title, its standings where today's
-rules can read it, the names this browser has used, and a fresh idempotency
-key for a page's write."""
+rules can read it, the names this browser has used, and the idempotency keys
+of a page's writes."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
+import json
 import secrets
 
 from flask import (
     abort,
+    current_app,
+    request,
 )
 
 from .. import players, store
@@ -56,3 +61,20 @@ def known_names() -> list[str]:
 def new_key() -> str:
     """A fresh idempotency key for a page's write: a second tap repeats, not redoes."""
     return secrets.token_urlsafe(12)
+
+
+def form_key() -> str:
+    """The idempotency key of the form posted: the one it carries (drawn into a
+    page for one request, or made by the phone as the form was sent:
+    static/scorer.js), else one made from this browser and all the form says,
+    so that a browser without JavaScript sending the same form twice (a second
+    tap, a resend) writes once, and two browsers never share a key."""
+    given = request.form.get("key")
+    if given:
+        return given
+    said = sorted(
+        (k, v) for k, v in request.form.items(multi=True) if k not in ("key", "csrf_token")
+    )
+    text = json.dumps([access.browser(), request.path, said], ensure_ascii=False)
+    digest = hmac.new(current_app.secret_key.encode(), text.encode(), hashlib.sha256)
+    return "f" + digest.hexdigest()[:23]
