@@ -266,6 +266,27 @@ class Sentence(Text):
         return Markup(capital) if html else capital
 
 
+class Lowered(Text):
+    """A message as a part of a line after a colon: its first letter small
+    ("Sestřelení měsíce: všichni ostatní dostanou 26"), the opposite of
+    :class:`Sentence`. Only a word written with a capital is lowered: a text that begins
+    with a card ("Q♠ 13"), a letter alone ("J Q K 10"), an abbreviation, a number or a
+    player's string stays as it is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: Any):
+        self.text = text
+
+    def _draw(self, t, locale, html: bool = False) -> str:
+        drawn = _param(self.text, t, locale, html)
+        drawn = drawn if isinstance(drawn, str) else str(drawn)
+        if not (_begins_with_words(self.text, t) and drawn[:1].isupper() and drawn[1:2].islower()):
+            return drawn
+        small = drawn[:1].lower() + drawn[1:]
+        return Markup(small) if html else small
+
+
 def _begins_with_words(text: Any, t) -> bool:
     """Whether ``text`` begins with the words of a message (to be capitalised), not
     with a parameter that is a string of the player's (a name) or a number."""
@@ -350,6 +371,11 @@ def sentence(text: Any) -> Text:
     return Sentence(text)
 
 
+def lowered(text: Any) -> Text:
+    """A message as a part after a colon: its first word small (:class:`Lowered`)."""
+    return Lowered(text)
+
+
 L_ = _  # every Text is lazy; the name stays for messages at module level
 
 
@@ -420,19 +446,32 @@ EO_MONTHS = (
 ).split()
 
 
+# The languages whose date is written in words, the month in the genitive (Babel's
+# "long": „1 grudnia 2026”, not „1 gru 2026”), with a time of day beside it that has no
+# seconds („6 grudnia 2026, 05:30”): as the Polish reader asked. English, Russian and
+# Czech keep Babel's "medium" ("Dec 1, 2026", «1 дек. 2026 г.», "1. 12. 2026"), which
+# their readers took as their own; Esperanto writes its own (EO_MONTHS).
+DAY_IN_WORDS = ("pl",)
+
+
 def day(moment: datetime) -> str:
-    """A date as the page's language writes it: "Dec 1, 2026", "1 gru 2026",
+    """A date as the page's language writes it: "Dec 1, 2026", "1 grudnia 2026",
     "1 дек. 2026 г.", "1. 12. 2026", "la 1-an de decembro 2026"."""
     locale = str(_now()[1] or DEFAULT)
     if primary(locale) == "eo":
         return f"la {moment.day}-an de {EO_MONTHS[moment.month - 1]} {moment.year}"
-    return format_date(moment, "medium", locale=locale)
+    return format_date(
+        moment, "long" if primary(locale) in DAY_IN_WORDS else "medium", locale=locale
+    )
 
 
 def day_and_time(moment: datetime, width: str = "medium") -> str:
     """A date and a time of day as the page's language writes them (``width``:
-    Babel's "medium" with seconds, "short" without)."""
+    Babel's "medium" with seconds, "short" without; "6 grudnia 2026, 05:30" in
+    Polish, whatever the width)."""
     locale = str(_now()[1] or DEFAULT)
+    if primary(locale) in DAY_IN_WORDS:
+        return f"{day(moment)}, {format_time(moment, 'short', locale=locale)}"
     if primary(locale) == "eo":
         return f"{day(moment)}, {format_time(moment, width, locale=locale)}"
     return format_datetime(moment, width, locale=locale)
@@ -552,6 +591,7 @@ __all__ = [
     "npgettext",
     "filled",
     "sentence",
+    "lowered",
     "join",
     "day",
     "day_and_time",

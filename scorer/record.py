@@ -367,7 +367,7 @@ def to_sheet_xlsx(match: Match, standings: Standings) -> bytes:
     spreadsheet and language settings."""
     out = io.BytesIO()
     book = xlsxwriter.Workbook(out, {"in_memory": True, "strings_to_numbers": False})
-    sheet = book.add_worksheet(_file_part(GAMES[match.game].name, False)[:31] or "Scorer")
+    sheet = book.add_worksheet(sheet_name(GAMES[match.game].name))
     bold = book.add_format({"bold": True})
     rows = sheet_rows(match, standings)
     for r, row in enumerate(rows):
@@ -438,6 +438,18 @@ LATIN = str.maketrans(
         "þ": "th",
     }
 )
+
+
+# What Excel refuses in a worksheet's name (and a name of more than 31 characters, or
+# one that begins or ends with an apostrophe)
+SHEET_UNSAFE = re.compile(r"[\[\]:*?/\\\x00-\x1f\x7f]+")
+
+
+def sheet_name(text: Any) -> str:
+    """A worksheet's name as the game is named, spaces kept („Czarna Maria”): only
+    what Excel refuses taken out, cut to its 31 characters."""
+    name = SHEET_UNSAFE.sub("", str(text)).strip().strip("'")
+    return name[:31].strip().strip("'") or "Scorer"
 
 
 def _file_part(text: str, ascii_only: bool) -> str:

@@ -325,6 +325,23 @@
 
   function mine(q) { return q.home === here() || q.action === here(); }
 
+  // Whether ``q`` is held back on the phone behind a refused entry of its match (flush
+  // sends nothing after one until it is put right): it waits for that, not for the
+  // connection.
+  function behindRefused(q) {
+    return !q.held && !q.waits && queue().some(function (h) { return h.held && before(h, q); });
+  }
+
+  // One line per entry of ``list`` (its box's ``one``), or one for them all when
+  // several deals are in it ("Deals 2–11: …", ``many``).
+  function said(box, list, one, many) {
+    var numbers = list.filter(function (q) { return q.number; }).map(function (q) { return q.number; });
+    list.forEach(function (q) {
+      if (numbers.length < 2 || !q.number) line(box, box.getAttribute(one).replace("{what}", q.label));
+    });
+    if (numbers.length > 1) line(box, box.getAttribute(many).replace("{list}", spans(numbers)));
+  }
+
   function notes() {
     var box = document.getElementById("queue-note");
     if (!box) return;
@@ -332,13 +349,10 @@
     box.textContent = "";
     told.forEach(function (message) { line(box, message); });
     // waiting for the connection: one line for them all ("Deals 2–11: …"), and one
-    // for an answer the server gave that was not the queue's (its error page)
-    var plain = waiting.filter(function (q) { return !q.held && !q.waits; });
-    var numbers = plain.filter(function (q) { return q.number; }).map(function (q) { return q.number; });
-    plain.forEach(function (q) {
-      if (numbers.length < 2 || !q.number) line(box, box.getAttribute("data-waiting").replace("{what}", q.label));
-    });
-    if (numbers.length > 1) line(box, box.getAttribute("data-waiting-many").replace("{list}", spans(numbers)));
+    // for an answer the server gave that was not the queue's (its error page); those
+    // held back behind a refused one wait for it to be put right, and say so below it
+    var plain = waiting.filter(function (q) { return !q.held && !q.waits && !behindRefused(q); });
+    said(box, plain, "data-waiting", "data-waiting-many");
     var trouble = plain.filter(function (q) { return q.trouble; })[0];
     if (trouble) line(box, box.getAttribute("data-trouble").replace("{code}", String(trouble.trouble)));
     waiting.forEach(function (q) {
@@ -360,6 +374,8 @@
       p.appendChild(document.createTextNode(" "));
       p.appendChild(drop);
     });
+    // under the refused ones they wait for ("first put right the one refused above")
+    said(box, waiting.filter(behindRefused), "data-behind", "data-behind-many");
     // the sheet's one-tap Undo is of a change before the deals that wait: not now
     document.querySelectorAll(".said form.undo").forEach(function (undo) { undo.hidden = waiting.length > 0; });
     rows(waiting);
@@ -439,7 +455,8 @@
       th.scope = "row";
       th.textContent = String(q.number);
       tr.appendChild(th);
-      var status = box.getAttribute(q.held || q.waits ? "data-row-held" : "data-row-waiting");
+      var status = box.getAttribute(q.held || q.waits ? "data-row-held"
+        : behindRefused(q) ? "data-row-behind" : "data-row-waiting");
       var td = document.createElement("td");
       td.colSpan = columns;
       td.textContent = status;

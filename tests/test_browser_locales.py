@@ -162,3 +162,26 @@ def test_long_words_fit_a_320_px_screen(phone, live_server, tmp_path, lang):
             wide[url.removeprefix(live_server)] = width
             page.screenshot(path=str(tmp_path / f"wide-{len(wide)}.png"), full_page=True)
     assert wide == {}
+
+
+def test_the_place_stays_on_one_line_and_a_wrapped_label_is_centred(phone, live_server):
+    """The Polish reader (27): „★ 1. miejsce” broke after the star; the Czech reader
+    (33): a button's label on two lines sat to the left. At 320 px, six players."""
+    page = phone("pl", width=320)
+    names = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Franek"]
+    deal = {"hearts": [0, 2, 3, 4, 2, 1], "taken_by": {"QS": 5, "KS": 5, "AS": 5}}
+    record = {"game": "black_maria", "players": names, "first_dealer": 0, "deals": [deal]}
+    made = served_made(page.context.request, live_server, record)
+    page.goto(f"{live_server}/m/{made['id']}")
+    place = page.locator(".total.best .place")
+    assert place.inner_text() == "★ 1. miejsce"
+    one_line = place.evaluate(
+        "e => e.getClientRects().length === 1"
+        " && e.offsetHeight < 1.5 * parseFloat(getComputedStyle(e).lineHeight)"
+    )
+    assert one_line and page.evaluate("document.documentElement.scrollWidth") <= 320
+    aligned = page.evaluate(
+        "[...document.querySelectorAll('main .button, main button')]"
+        ".map(b => getComputedStyle(b).textAlign)"
+    )
+    assert aligned and set(aligned) == {"center"}, aligned

@@ -385,6 +385,28 @@ def test_a_deal_the_match_can_never_take_is_thrown_away_when_the_table_says(page
     assert stored_deals(live_server, sheet) == []
 
 
+def test_a_deal_held_back_behind_a_refused_one_says_it_waits_for_that(page, live_server):
+    """Offline, deal 1 typed with 14 hearts and deal 2 after it. Back online deal 1 is
+    refused and held; deal 2, which the phone does not send before it, says it waits for
+    deal 1 to be put right, not for the connection (the Russian reader, 7), under it."""
+    start(page, live_server)
+    cut_network(page)
+    fill_deal(page, [4, 6, 4], 0, 1, 1)  # 14 hearts: the rules say no
+    page.get_by_role("button", name="Save deal 1").tap()
+    expect(page.get_by_role("button", name="Save deal 2")).to_be_visible()
+    fill_deal(page, [0, 5, 8], 2, 2, 0)
+    page.get_by_role("button", name="Save deal 2").tap()
+    restore_network(page)
+    note = page.locator("#queue-note")
+    expect(note).to_contain_text("Deal 1: not saved — Hearts add up to 14", timeout=20000)
+    behind = "Deal 2: not saved yet — first put right the one refused above."
+    expect(note).to_contain_text(behind)
+    text = note.inner_text()
+    assert "waiting for the connection" not in text and text.index(behind) > text.index("Deal 1")
+    rows = page.locator("table.deals tr.waiting-note, table.deals tr.waiting")
+    expect(rows.filter(has_text="waits for the one above to be put right")).to_have_count(1)
+
+
 def test_a_deal_after_one_thrown_away_says_what_it_waits_for_and_can_take_its_place(
     page, live_server
 ):

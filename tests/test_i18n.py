@@ -33,7 +33,7 @@ POLISH = {
     ("%(num)s heart", "%(num)s hearts"): ("%(num)s kier", "%(num)s kiery", "%(num)s kierów"),
     ("%(num)s deal", "%(num)s deals"): ("%(num)s rozdanie", "%(num)s rozdania", "%(num)s rozdań"),
     "deal %(n)s: %(message)s": "rozdanie %(n)s: %(message)s",
-    "say who took %(card)s": "powiedz, kto wziął %(card)s",
+    "say who took %(what)s": "powiedz, kto wziął %(what)s",
     "game must be one of %(games)s": "gra musi być jedną z: %(games)s",
     "Black Maria": "Czarna Maria",
     "unknown option %(key)s for %(game)s": "nieznana opcja %(key)s gry %(game)s",

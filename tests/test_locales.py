@@ -501,7 +501,7 @@ def test_the_csv_s_seat_column_is_not_named_as_a_place_at_the_end(app, client, l
 # (The API's entry says nobody: every card unanswered is named at once.)
 REFUSED = {
     "en": "say who took Q♠, K♠, and A♠",
-    "pl": "D♠, K♠ i A♠: wskaż, kto wziął",
+    "pl": "wskaż, kto wziął D♠, K♠ i A♠",
     "ru": "укажите, кто взял Д♠, К♠ и Т♠",
     "cs": "uveďte, kdo vzal Q♠, K♠ a\u00a0A♠",  # Czech keeps "a" with the next word
     "eo": "diru, kiu prenis Q♠, K♠ kaj A♠",
@@ -509,7 +509,7 @@ REFUSED = {
 # The page shows it alone, as a sentence: with a capital letter (the API as it is).
 SHOWN = {
     "en": "Say who took Q♠",
-    "pl": "D♠: wskaż, kto wziął",
+    "pl": "Wskaż, kto wziął D♠",
     "ru": "Укажите, кто взял Д♠",
     "cs": "Uveďte, kdo vzal Q♠",
     "eo": "Diru, kiu prenis Q♠",
@@ -681,7 +681,7 @@ def test_a_pair_s_win_and_polignac_s_end_are_not_said_as_a_tie(client, lang):
 
 DAY = {  # 1 December 2026, as each language writes a date
     "en": "Dec 1, 2026",
-    "pl": "1 gru 2026",
+    "pl": "1 grudnia 2026",  # in words, the month in the genitive
     "ru": "1 дек. 2026\u202fг.",  # a narrow no-break space before г.
     "cs": "1. 12. 2026",
     "eo": "la 1-an de decembro 2026",
@@ -697,6 +697,8 @@ def test_a_date_is_written_in_the_page_s_language(app, lang):
         assert day(moment) == DAY[lang]
         assert day_and_time(moment).startswith(DAY[lang] if lang == "eo" else DAY[lang][:4])
         assert "36" in day_and_time(moment)
+        if lang == "pl":  # no seconds, short or not
+            assert day_and_time(moment) == day_and_time(moment, "short") == "1 grudnia 2026, 12:36"
 
 
 def test_the_esperanto_home_page_writes_its_months_in_esperanto(client):
@@ -831,14 +833,14 @@ def test_a_message_shown_alone_begins_with_a_capital(client, lang):
     assert SENTENCE[lang] in visible(r.get_data(as_text=True))
 
 
-# Slobberhannes asks of its tricks as tricks and of its queen as a card (the eo
-# reader: "kiu prenis la lasta truko" cannot be, "al kiu iris Q♣" is not how one asks).
+# Slobberhannes names a missing trick as the object of "who took" (the eo reader:
+# "kiu prenis la lasta truko" cannot be; the accusative "la lastan trukon" can).
 WHO_TOOK = {
     "en": ("say who took the last trick", "say who took Q♣"),
-    "pl": ("ostatnia lewa: wskaż, czyja to lewa", "D♣: wskaż, kto wziął"),
-    "ru": ("последняя взятка: укажите, кому она досталась", "укажите, кто взял Д♣"),
+    "pl": ("wskaż, kto wziął ostatnią lewę", "wskaż, kto wziął D♣"),
+    "ru": ("укажите, кто взял последнюю взятку", "укажите, кто взял Д♣"),
     "cs": ("uveďte, kdo vzal poslední zdvih", "uveďte, kdo vzal Q♣"),
-    "eo": ("diru, al kiu iris la lasta truko", "diru, kiu prenis Q♣"),
+    "eo": ("diru, kiu prenis la lastan trukon", "diru, kiu prenis Q♣"),
 }
 
 
@@ -887,7 +889,7 @@ def test_the_trick_page_s_example_is_in_the_table_s_letters(client):
 # RULES.md: a 3-player Black Maria takes out 2♣; a trick has a card from each player.
 TRICK_REFUSED = {
     "pl": ("Czarna Maria: 2♣ nie należy do talii przy 3 graczach", "nie może mieć 2 kart"),
-    "ru": ("2♣ нет в колоде игры «Чёрная Мария» при 3 игроках", "не может быть 2 карты"),
+    "ru": ("2♣ нет в колоде игры «Чёрная Мария» при 3 игроках", "взятки из 2 карт не бывает"),
     "cs": ("2♣ není v balíčku hry Černá Marie pro 3 hráče", "nemůže mít 2 karty"),
     "eo": ("2♣ ne estas en la kartaro de Nigra Maria kun 3 ludantoj", "ne 2 kartoj"),
 }
@@ -924,6 +926,7 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     )
     assert ".xlsx" in r.headers["Content-Disposition"]
     sheet = load_workbook(io.BytesIO(r.data)).active
+    assert sheet.title == "Czarna Maria"  # the game's name, its space kept (not „Czarna-Maria”)
     rows = [list(row) for row in sheet.iter_rows(values_only=True)]
     # deal 1 (Ala deals): 17, 23, 3; deal 2 (Bartek deals): =Ala 2♥ = 2, Bartek 1♥ Q♠ = 14,
     # 1234 10♥ K♠ A♠ = 27; totals 19, 37, 30: =Ala first
@@ -935,6 +938,15 @@ def test_the_sheet_as_xlsx_holds_numbers_as_numbers_and_names_as_text(client):
     assert rows[4] == ["miejsce", None, None, 1, None, 3, None, 2]
     assert sheet.cell(2, 2).data_type == "s" and sheet.cell(2, 3).data_type == "n"
     assert all(isinstance(v, int) for v in rows[3][3::2])
+
+
+def test_a_worksheet_s_name_loses_only_what_excel_refuses():
+    from scorer.record import sheet_name  # noqa: PLC0415
+
+    assert sheet_name("Černá Marie") == "Černá Marie"
+    assert sheet_name("a [b]: c*d? e/f\\g") == "a b cd efg"
+    assert sheet_name("'" + "Чёрная Мария " * 3) == "Чёрная Мария Чёрная Мария Чёрна"  # 31
+    assert sheet_name(" ?* ") == "Scorer"
 
 
 # Two numbers next to each other are "2 or 3", not a range (the Esperanto review, 27).
@@ -987,14 +999,15 @@ def test_slobberhannes_asks_of_its_queen_as_every_game_asks_of_a_card(client, la
     assert ASKED[lang] in visible(get(client, f"/m/{mid}/deal", lang))
 
 
-# A Slobberhannes deal with nobody named for anything: the two tricks at once (the
-# words for both: "czyje to lewy", "кому они достались", "al kiuj"), then Q♣, in one message.
+# A Slobberhannes deal with nobody named for anything: one question naming everything
+# missing, listed as the language lists, the tricks as its object ("pierwszą lewę",
+# «первую взятку», "la unuan trukon"), in the order the form asks them.
 NOBODY_NAMED = {
-    "en": "say who took the first trick and the last trick; say who took Q♣",
-    "pl": "pierwsza lewa i ostatnia lewa: wskaż, czyje to lewy; D♣: wskaż, kto wziął",
-    "ru": "первая взятка и последняя взятка: укажите, кому они достались; укажите, кто взял Д♣",
-    "cs": "uveďte, kdo vzal první zdvih a\u00a0poslední zdvih; uveďte, kdo vzal Q♣",
-    "eo": "diru, al kiuj iris la unua truko kaj la lasta truko; diru, kiu prenis Q♣",
+    "en": "say who took the first trick, the last trick, and Q♣",
+    "pl": "wskaż, kto wziął pierwszą lewę, ostatnią lewę i D♣",
+    "ru": "укажите, кто взял первую взятку, последнюю взятку и Д♣",
+    "cs": "uveďte, kdo vzal první zdvih, poslední zdvih a\u00a0Q♣",
+    "eo": "diru, kiu prenis la unuan trukon, la lastan trukon kaj Q♣",
 }
 
 
@@ -1006,12 +1019,12 @@ def test_every_question_left_unanswered_is_named_at_once(client, lang):
     assert r.status_code == 400 and r.get_json()["error"].endswith(NOBODY_NAMED[lang])
 
 
-# The same, shown alone on the deal form: a message that begins with the tricks' own
-# words (a list of them) begins with a capital, as every message shown alone does.
+# The same, shown alone on the deal form: it begins with a capital, as every message
+# shown alone does.
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_a_message_shown_alone_that_begins_with_a_list_begins_with_a_capital(client, lang):
+def test_the_unanswered_questions_shown_alone_begin_with_a_capital(client, lang):
     record = {"game": "slobberhannes", "players": ["Ala", "Bartek", "Celina", "Darek"]}
     mid = client.post("/api/matches", json={**record, "deals": []}).get_json()["id"]
     page = client.get(f"/m/{mid}/deal", headers=HEADERS[lang]).get_data(as_text=True)
@@ -1021,7 +1034,7 @@ def test_a_message_shown_alone_that_begins_with_a_list_begins_with_a_capital(cli
     }
     form = {n: m.group(1) for n, m in seen.items() if m}
     r = client.post(f"/m/{mid}/deal", data=form, headers=HEADERS[lang])
-    first = NOBODY_NAMED[lang].split(";")[0].replace("\u00a0", " ")
+    first = NOBODY_NAMED[lang].replace("\u00a0", " ")
     shown = visible(r.get_data(as_text=True)).replace("\u00a0", " ")
     assert r.status_code == 400 and first[0].upper() + first[1:] in shown
 
@@ -1359,3 +1372,146 @@ def test_kierki_s_differences_name_its_counts_tricks_and_places(app, lang):
     # who took K♥, the last trick, and who went out first and second: names, no seat number
     for line, (a, b) in zip(lines[2:], [(1, 0), (2, 3), (3, 1), (0, 2)], strict=True):
         assert NAMES[a] in line and NAMES[b] in line and not re.search(r"\d", line), line
+
+
+# --- issue 37: what the native readers asked that only the code could do -----------
+
+SIX = ["Ala", "Bartek", "Celina", "Darek", "Ewa", "Filip"]
+
+
+def test_the_cards_taken_out_of_the_pack_are_listed_as_the_language_lists(client):
+    record = {"game": "hearts", "players": SIX, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}/deal", "cs"))
+    assert "2♣, 2♦, 2♠ a 3♣" in page, page  # visible() makes the no-break space a space
+
+
+# Metamorphosis' entry in words: its declarations a part of the line, lower-case after
+# "; " (the deal page's own note, "Заявки: …", stays a sentence).
+DECLARED = {"ru": "; заявки: Ala ", "eo": "; deklaroj: Ala ", "pl": "; deklaracje: Ala "}
+
+
+@pytest.mark.parametrize("lang", list(DECLARED))
+def test_metamorphosis_declarations_in_words_are_lower_case(app, lang):
+    rules = GAMES["metamorphosis"](GAMES["metamorphosis"].normalize_options({}, 3), NAMES[:3])
+    plan, _played, entry = next(play_match(rules, [RANDOM] * 3, random.Random(7)))
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        said = str(rules.describe(entry, plan))
+        note = str(rules.declared_words(entry["declarations"]))
+    assert DECLARED[lang] in said, said
+    lower = DECLARED[lang][2:]
+    assert note.startswith(lower[0].upper() + lower[1:]), note
+
+
+def test_the_russian_variant_s_value_is_said_as_a_value_not_as_the_source(client):
+    mid = client.post(
+        "/api/matches",
+        json={
+            "game": "metamorphosis",
+            "players": NAMES[:3],
+            "options": {"variant": "seed001"},
+            "deals": [],
+        },
+    ).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}/setup", "ru"))
+    assert "По краткому русскому изложению" in page, page
+
+
+# Slobberhannes' entry in words (under the check's table): each name, a colon, what
+# they took (the Polish reader: „Darek D♣” read as one name).
+def test_slobberhannes_in_words_names_each_player_then_what_they_took(app):
+    rules = GAMES["slobberhannes"](GAMES["slobberhannes"].normalize_options({}, 4), NAMES[:4])
+    plan = rules.plan(rules.start(0))
+    entry = {"taken_by": {"first_trick": 1, "last_trick": 2, "QC": 3}}
+    with app.test_request_context("/", headers=HEADERS["pl"]):
+        said = str(rules.describe(entry, plan))
+    assert said == "Bartek: pierwsza lewa; Celina: ostatnia lewa; Darek: D♣", said
+
+
+# The home page's heading holds its count in brackets (the Polish reader: „Partie 23
+# partie” said the word twice).
+def test_the_home_page_s_heading_holds_the_count_of_matches(client):
+    for _k in range(3):
+        client.post("/api/matches", json={**BM, "deals": []})
+    page = visible(get(client, "/", "pl"))
+    assert "Partie (3)" in page and "3 partie" not in page, page
+
+
+# A change of an option in the history: the value after the option's colon is small
+# (the Czech reader: «Sestřelení měsíce: Všichni ostatní dostanou 26 → …»); a value that
+# begins with a card stays as it is.
+def test_an_option_s_change_says_its_values_small_after_the_colon(app):
+    from scorer.web.history import setup_words  # noqa: PLC0415
+
+    players = NAMES[:4]
+    hearts = GAMES["hearts"]
+    with app.test_request_context("/", headers=HEADERS["cs"]):
+        said = str(
+            setup_words(
+                hearts,
+                {"players": players, "options": {"moon": "others"}},
+                {"players": players, "options": {"moon": "self"}},
+            )
+        )
+        assert said == "Sestřelení měsíce: všichni ostatní dostanou 26 → kdo sestřelí měsíc, má -26"
+    with app.test_request_context("/", headers=HEADERS["en"]):
+        assert (
+            str(
+                setup_words(
+                    hearts,
+                    {"players": players, "options": {"scoring": "standard"}},
+                    {"players": players, "options": {"scoring": "spot"}},
+                )
+            )
+            == "Scoring: standard → spot"
+        )
+    from scorer.i18n import lowered  # noqa: PLC0415
+
+    assert (
+        str(lowered(display("QS"))) == "Q♠"
+        and str(lowered(_("J Q K 10, A 15"))) == "J Q K 10, A 15"
+    )
+
+
+# Too few players for a game whose counts run without a gap: a range (the Czech reader:
+# not «hru Srdce hraje 3, 4, 5 nebo 6 hráčů, ne 2»); two counts stay "2 or 3".
+TOO_FEW = {
+    "en": ("Hearts is played by 3 to 6 players, not 2", "Metamorphosis is played by 2 or 3"),
+    "cs": ("hru Srdce hraje 3 až 6 hráčů, ne 2", "hru Metamorfóza hrají 2 nebo 3 hráči"),
+    "pl": ("Kierki amerykańskie: gra dla 3–6 graczy, a nie dla 2", "Metamorfoza: gra dla 2 lub 3 graczy"),
+}
+
+
+@pytest.mark.parametrize("lang", list(TOO_FEW))
+def test_too_few_players_are_refused_with_a_range_of_counts(client, lang):
+    run, pair = TOO_FEW[lang]
+    for game, players, said in (("hearts", 2, run), ("metamorphosis", 4, pair)):
+        record = {"game": game, "players": NAMES[:players], "deals": []}
+        r = client.post("/api/matches", json=record, headers=HEADERS[lang])
+        assert r.status_code == 400 and said in r.get_json()["error"], r.get_json()
+
+
+# Partnership Black Maria's sheet says a pair wins, not the lowest total (the Czech
+# reader, 26); a game of one against all keeps its line.
+@pytest.mark.parametrize(
+    "options, said, not_said",
+    [
+        ({"partnership": True}, "Vyhrává dvojice s nižším součtem.", "Vyhrává nejnižší součet."),
+        ({}, "Vyhrává nejnižší součet.", "dvojice"),
+    ],
+)
+def test_the_sheet_says_what_wins_a_partnership(client, options, said, not_said):
+    record = {"game": "black_maria", "players": NAMES[:4], "options": options, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}", "cs"))
+    assert said in page and not_said not in page, page
+
+
+# A Metamorphosis deal's title says «без козыря»: the check page's chip does not say it
+# again (the Russian reader, 29).
+def test_the_check_page_says_no_trumps_once_in_metamorphosis(client):
+    mid = client.post(
+        "/api/matches", json={"game": "metamorphosis", "players": NAMES[:3], "deals": []}
+    ).get_json()["id"]
+    page = visible(get(client, f"/m/{mid}/check", "ru"))
+    assert page.lower().count("без козыря") == 1, page

@@ -97,12 +97,12 @@ def test_no_capot_in_a_capot_match():
 @pytest.mark.parametrize(
     "players, sevens, removed, hand",
     [
-        (3, "black", "7♠ 7♣", 10),  # (32 - 2) / 3 = 10
-        (3, "red", "7♥ 7♦", 10),
+        (3, "black", "7♠ and 7♣", 10),  # (32 - 2) / 3 = 10
+        (3, "red", "7♥ and 7♦", 10),
         (4, "black", None, 8),  # 32 / 4 = 8
         (4, "red", None, 8),  # the sevens option does not apply to 4 players
-        (5, "black", "7♠ 7♣", 6),  # (32 - 2) / 5 = 6
-        (6, "red", "7♥ 7♦", 5),  # (32 - 2) / 6 = 5
+        (5, "black", "7♠ and 7♣", 6),  # (32 - 2) / 5 = 6
+        (6, "red", "7♥ and 7♦", 5),  # (32 - 2) / 6 = 5
     ],
 )
 def test_the_plan_tells_the_pack_and_the_card_order(players, sevens, removed, hand):

@@ -65,7 +65,7 @@ def test_dump_then_load_gives_the_same_match_and_computed_is_ignored():
         ({"options": []}, "options must be a JSON object"),
         (
             {"players": ["Ala", "Bartek"], "options": {}},
-            "Black Maria is played by 3, 4, 5 or 6 players, not 2",
+            "Black Maria is played by 3 to 6 players, not 2",
         ),
         ({"players": ["Ala", "Bar\u202etek", "Celina"]}, "an invisible format character (U+202E)"),
         ({"players": ["Ala", "Bartek\u200b", "Celina"]}, "an invisible format character (U+200B)"),

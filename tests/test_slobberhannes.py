@@ -84,7 +84,7 @@ def test_the_plan_says_which_cards_to_take_out_and_the_hand(players, removed, ha
     _match, standings = load(record([], players=players))
     notes = " ".join(map(str, standings.next.notes))
     assert f"{hand} cards each" in notes
-    assert ("7♠ 7♣" in notes) == removed
+    assert ("7♠ and 7♣" in notes) == removed
     assert "A K Q J 10 9 8 7" in notes
     assert standings.next.trump is None
 
@@ -181,7 +181,7 @@ def test_fixed_deals_default_twice_round_and_ignores_the_target():
             {"taken_by": {"last_trick": A, "QC": B, "first_trick": None}},
             "say who took the first trick",
         ),
-        ({}, "say who took the first trick and the last trick"),
+        ({}, "say who took the first trick, the last trick, and Q♣"),
         ({"taken_by": {**EXAMPLE["taken_by"], "QS": A}}, "Q♠ is not scored in this deal"),
         ({"taken_by": {**EXAMPLE["taken_by"], "QC": 4}}, "must be a seat from 0 to 3"),
         ({"taken_by": {**EXAMPLE["taken_by"], "QC": "B"}}, "must be a seat from 0 to 3"),
@@ -203,7 +203,7 @@ def test_impossible_entries_are_refused_by_name(deal, words):
         ({"target": None}, 4, "option target"),
         ({"players": 5}, 4, "option players says 5"),
         ({"players": 2}, 2, "option players must be one of"),
-        ({}, 2, "3, 4, 5 or 6"),
+        ({}, 2, "3 to 6 players, not 2"),
         ({"moon": "off"}, 4, "unknown option moon"),
     ],
 )

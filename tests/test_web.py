@@ -211,7 +211,7 @@ def test_an_edit_that_would_put_a_deal_after_the_end_is_refused(client, app):
 def test_new_match_bad_input(client):
     # too few names
     r = client.post("/new/black_maria", data={**BM, "name_1": "", "name_2": ""})
-    assert r.status_code == 400 and "played by 3, 4, 5 or 6 players, not 1" in text(r)
+    assert r.status_code == 400 and "played by 3 to 6 players, not 1" in text(r)
     # a long name is refused and kept
     r = client.post("/new/black_maria", data={**BM, "name_1": "B" * 100})
     assert r.status_code == 400 and "at most 40 characters" in text(r) and "B" * 100 in text(r)

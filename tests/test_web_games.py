@@ -129,7 +129,7 @@ def test_slobberhannes_missing_tap(client, app):
 def test_slobberhannes_three_players_told_to_remove_sevens(client):
     mid = new_game(client, "slobberhannes", 3)
     page = client.get(f"/m/{mid}/deal").get_data(as_text=True)
-    assert "take out 7♠ 7♣: 10 cards each" in page
+    assert "take out 7♠ and 7♣: 10 cards each" in page
 
 
 # --- Polignac -------------------------------------------------------------------

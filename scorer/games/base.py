@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, Text, _, and_list, filled, join, listed, ngettext, pgettext
+from ..i18n import L_, Text, _, and_list, filled, join, ngettext, pgettext
 from .tricks import (
     Captured,
     Decision,
@@ -243,8 +243,9 @@ def count_words(what: str, k: int) -> Any:
 
 
 def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
-    """What to take out of the pack before dealing, and how many cards each gets."""
-    cards = join(" ", [display(c) for c in removed])
+    """What to take out of the pack before dealing, and how many cards each gets; the
+    cards listed as the language lists them ("2♣, 2♦, 2♠ a 3♣")."""
+    cards = and_list(display(c) for c in removed)
     if pack is None:
         return ngettext(
             "Take %(cards)s out of the pack: %(hand)s card each.",
@@ -329,12 +330,16 @@ def owners(
     what: str = "taken_by",
     optional: frozenset = frozenset(),
     labels: dict[str, str] | None = None,
+    asked: dict[str, Any] | None = None,
 ) -> dict[str, int | None]:
     """Who took each of ``cards``: exactly those keys, one seat each.
 
     Keys in ``optional`` may be missing or null (a card out of play); ``labels``
-    names keys that are not cards ("the first trick")."""
+    names keys that are not cards ("the first trick"), ``asked`` the same as the
+    object of "say who took …" (context ``took``: the accusative some languages
+    need, "pierwszą lewę")."""
     labels = labels or {}
+    asked = asked or {}
 
     def name_of(key: str) -> str:
         return labels.get(key) or _card_name(key)
@@ -347,24 +352,12 @@ def owners(
         if key not in cards:
             raise EntryError(_("%(card)s is not scored in this deal", card=name_of(key)), what)
     out = {c: None if value.get(c) is None else seat(value[c], n, name_of(c)) for c in cards}
-    # every question not answered, named at once ("say who took Q♠ and K♠"): the
-    # cards, and the tricks ("the last trick", which some languages say otherwise),
-    # in the order the first of them is asked
+    # every question not answered, named at once and in one message, in the order the
+    # form asks them ("say who took the first trick, the last trick and Q♣")
     missing = [c for c in cards if out[c] is None and c not in optional]
     if missing:
-        unsaid = [name_of(c) for c in missing if is_card(c)]
-        tricks = [name_of(c) for c in missing if not is_card(c)]
-        said = [_("say who took %(card)s", card=listed(unsaid))] if unsaid else []
-        if tricks:
-            said.append(
-                ngettext(
-                    "say who took %(trick)s",
-                    "say who took %(trick)s",
-                    len(tricks),
-                    trick=and_list(tricks),  # drawn later: its first word a capital where it begins
-                )
-            )
-        raise EntryError(join("; ", said if is_card(missing[0]) else said[::-1]), what)
+        things = and_list(asked.get(c) or name_of(c) for c in missing)
+        raise EntryError(_("say who took %(what)s", what=things), what)
     return out
 
 
@@ -626,6 +619,7 @@ class Game(ABC):
     options: tuple[Option, ...] = ()
     source = ""
     mark_legend = ""  # what Score.marks mean, shown under the sheet's table
+    trump_in_title = False  # a deal's title says its trump or "no trumps" (no chip repeats it)
     decisions: tuple[str, ...] = ()  # entry fields that are no cards (kept beside a play)
     entry_labels: dict[str, Any] = ENTRY_LABELS  # see ENTRY_LABELS
     seat_fields: tuple[str, ...] = ()  # entry fields beside taken_by whose value is a seat
@@ -676,17 +670,29 @@ class Game(ABC):
                     "players",
                 )
         if names not in cls.player_counts:
-            raise EntryError(
-                ngettext(
+            counts = sorted(cls.player_counts)
+            low, high = counts[0], counts[-1]
+            # a run of three counts or more is a range ("3 to 6"); two are "2 or 3"
+            if len(counts) > 2 and counts == list(range(low, high + 1)):
+                refusal = ngettext(
+                    "%(game)s is played by %(low)s to %(high)s player, not %(n)s",
+                    "%(game)s is played by %(low)s to %(high)s players, not %(n)s",
+                    high,
+                    game=cls.name,
+                    low=low,
+                    high=high,
+                    n=names,
+                )
+            else:
+                refusal = ngettext(
                     "%(game)s is played by %(choices)s player, not %(n)s",
                     "%(game)s is played by %(choices)s players, not %(n)s",
-                    max(cls.player_counts),
+                    high,
                     game=cls.name,
-                    choices=or_list(sorted(cls.player_counts)),
+                    choices=or_list(counts),
                     n=names,
-                ),
-                "players",
-            )
+                )
+            raise EntryError(refusal, "players")
         opts: dict = {"players": names}
         for o in cls.options:
             opts[o.key] = o.parse(raw[o.key]) if o.key in raw else o.default_for(opts)
@@ -754,6 +760,15 @@ class Game(ABC):
 
     def teams(self) -> list[tuple[int, ...]] | None:
         return None
+
+    def who_wins(self) -> Text:
+        """What wins the match, as the sheet says it under the totals: the highest or
+        lowest total, a pair's in a partnership."""
+        if self.teams():
+            if self.higher_wins:
+                return _("The pair with the higher total wins.")
+            return _("The pair with the lower total wins.")
+        return _("Highest total wins.") if self.higher_wins else _("Lowest total wins.")
 
     def entry_fields(self, plan: Plan, partial: dict) -> list[Field]:
         """What the form asks, given what has been entered so far (``partial``).

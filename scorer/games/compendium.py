@@ -80,6 +80,12 @@ def signed(points: int) -> str:
     return f"{points:+d}"
 
 
+def trick_words(k: int, took: bool = False) -> Any:
+    """A trick by its number ("trick 7"); ``took``: as "say who took …" names it."""
+    # TRANSLATORS: named after "say who took", as its object (the accusative)
+    return pgettext("took", "trick %(k)s", k=k) if took else _("trick %(k)s", k=k)
+
+
 class Compendium(Game):
     """A game of a fixed sequence of contracts (override the data: ``sequence``,
     ``tricks``, ``engine_pack``, ``worth``, ``marked``, ``contract_name``,
@@ -162,13 +168,16 @@ class Compendium(Game):
             keys += [f"trick_{k}" for k in self.marked()] if o == "marked" else [o]
         return tuple(keys)
 
-    def owner_words(self, key: str) -> Any:
+    def owner_words(self, key: str, took: bool = False) -> Any:
+        """K♥ or a trick by its words; ``took``: as the object of "say who took …"
+        (context ``took``, the accusative: "ostatnią lewę", «взятку 7»)."""
         if key == "KH":
             return display("KH")
         k = int(key.split("_")[1])
         if k == self.tricks:
-            return _("the last trick")
-        return _("trick %(k)s", k=k)
+            # TRANSLATORS: named after "say who took", as its object (the accusative)
+            return pgettext("took", "the last trick") if took else _("the last trick")
+        return trick_words(k, took)
 
     def owner_question(self, key: str) -> Any:
         """The form's question: a card asked as a card ("Who took K♥?", as the
@@ -315,9 +324,13 @@ class Compendium(Game):
                 raise EntryError(self.say_how_many(key), key)
             out[key] = counts(entry[key], self.n, key, self.in_pack(key), LABELS[key])
         if contract.owners:
-            labels = {k: self.owner_words(k) for k in self.owner_keys(contract)}
+            keys = self.owner_keys(contract)
             out["taken_by"] = owners(
-                entry.get("taken_by"), self.owner_keys(contract), self.n, labels=labels
+                entry.get("taken_by"),
+                keys,
+                self.n,
+                labels={k: self.owner_words(k) for k in keys},
+                asked={k: self.owner_words(k, took=True) for k in keys},
             )
         if "tricks" in contract.counts and contract.owners:
             self.check_fit(out)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK, SYMBOLS
-from ..i18n import L_, _, and_list, join, ngettext, npgettext, pgettext
+from ..i18n import L_, Text, _, and_list, join, ngettext, npgettext, pgettext
 from .base import (
     ENTRY_LABELS,
     EntryError,
@@ -377,6 +377,7 @@ class Metamorphosis(Game):
         "Mendelev's Encyclopedia of Games (Russian) and the Polish card-game book; the "
         "variant from a short Russian summary"
     )
+    trump_in_title = True  # "…: no trumps, -4 for every club taken"
     mark_legend = L_(
         "✓ won that deal outright · ✗ had declared that deal and did not win it outright"
     )
@@ -396,7 +397,12 @@ class Metamorphosis(Game):
                 "the short Russian summary"
             ),
             choices=("standard", "seed001"),
-            choice_labels=(pgettext("variant", "Standard"), L_("The short Russian summary")),
+            choice_labels=(
+                pgettext("variant", "Standard"),
+                # TRANSLATORS: the variant chosen, as the option's value says it ("by the
+                # short Russian summary"), not the source's name its source line cites
+                pgettext("variant", "The short Russian summary"),
+            ),
         ),
     )
 
@@ -646,11 +652,16 @@ class Metamorphosis(Game):
             context={"round": r, "deal": d, "rule": rule, "declarations": decl, "flow": flow},
         )
 
+    def declared_list(self, decl: list[int]) -> Text:
+        """Each player's declaration: "Ala deal 1, Bartek deal 3, …"."""
+        return join(
+            ", ",
+            [_("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s]) for s in range(self.n)],
+        )
+
     def declared_words(self, decl: list[int]) -> str:
-        parts = [
-            _("%(name)s deal %(deal)s", name=self.names[s], deal=decl[s]) for s in range(self.n)
-        ]
-        return _("Declarations: %(list)s", list=join(", ", parts))
+        """The declarations as a deal page's note, a sentence of its own."""
+        return _("Declarations: %(list)s", list=self.declared_list(decl))
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"declarations", "tricks", *COUNTED_FIELDS})
@@ -891,5 +902,8 @@ class Metamorphosis(Game):
             parts.append(self.names[s] + " " + join(", ", words))
         text = join("; ", parts)
         if "declarations" in entry:
-            text += "; " + self.declared_words(entry["declarations"])
+            # a part of the line after "; ": lower-case, not the deal page's note
+            text += "; " + _(
+                "declarations: %(list)s", list=self.declared_list(entry["declarations"])
+            )
         return text

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import display, pack
-from ..i18n import L_, _, join
+from ..i18n import L_, _, join, pgettext
 from .base import (
     ENTRY_LABELS,
     Field,
@@ -28,6 +28,13 @@ RANKS = ("A", "K", "Q", "J", "10", "9", "8", "7")
 REMOVED = {3: ("7S", "7C"), 4: (), 5: ("7S", "7C"), 6: ("7S", "7C")}
 PENALTIES = ("first_trick", "last_trick", "QC")  # in the order the form asks
 WORDS = {"first_trick": L_("the first trick"), "last_trick": L_("the last trick"), "QC": L_("Q♣")}
+# the tricks as "say who took …" names them (the accusative: "pierwszą lewę")
+TOOK = {
+    # TRANSLATORS: named after "say who took", as its object (the accusative)
+    "first_trick": pgettext("took", "the first trick"),
+    # TRANSLATORS: named after "say who took", as its object (the accusative)
+    "last_trick": pgettext("took", "the last trick"),
+}
 
 
 class Slobberhannes(Game):
@@ -86,7 +93,9 @@ class Slobberhannes(Game):
 
     def check(self, entry: Any, plan: Plan) -> dict:
         entry = only_fields(entry, {"taken_by"})
-        return {"taken_by": owners(entry.get("taken_by"), PENALTIES, self.n, labels=WORDS)}
+        return {
+            "taken_by": owners(entry.get("taken_by"), PENALTIES, self.n, labels=WORDS, asked=TOOK)
+        }
 
     def score(self, entry: dict, plan: Plan) -> Score:
         points = [0] * self.n
@@ -135,5 +144,6 @@ class Slobberhannes(Game):
         for s in range(self.n):
             taken = [WORDS[p] for p in PENALTIES if entry["taken_by"][p] == s]
             if taken:
-                parts.append(self.names[s] + " " + join(", ", taken))
+                # the name, then what they took, as a line of the check's table reads
+                parts.append(_("%(name)s: %(taken)s", name=self.names[s], taken=join(", ", taken)))
         return join("; ", parts)

@@ -19,7 +19,7 @@ from flask import (
 
 from .. import store
 from ..games import GAMES, EntryError, Game
-from ..i18n import Text, _, join
+from ..i18n import Text, _, join, lowered
 from ..match import DealError, Match, fold
 from ..store import get_db as db
 from . import access
@@ -127,8 +127,9 @@ def setup_words(game: type[Game], before: dict | None, after: dict | None) -> Te
                 _(
                     "%(option)s: %(old)s → %(new)s",
                     option=option.label,
-                    old=option.value_words(old),
-                    new=option.value_words(new),
+                    # after the colon: "Sestřelení měsíce: všichni ostatní dostanou 26"
+                    old=lowered(option.value_words(old)),
+                    new=lowered(option.value_words(new)),
                 )
             )
     return join("; ", parts)
