@@ -1478,7 +1478,10 @@ def test_an_option_s_change_says_its_values_small_after_the_colon(app):
 TOO_FEW = {
     "en": ("Hearts is played by 3 to 6 players, not 2", "Metamorphosis is played by 2 or 3"),
     "cs": ("hru Srdce hraje 3 až 6 hráčů, ne 2", "hru Metamorfóza hrají 2 nebo 3 hráči"),
-    "pl": ("Kierki amerykańskie: gra dla 3–6 graczy, a nie dla 2", "Metamorfoza: gra dla 2 lub 3 graczy"),
+    "pl": (
+        "Kierki amerykańskie: gra dla 3–6 graczy, a nie dla 2",
+        "Metamorfoza: gra dla 2 lub 3 graczy",
+    ),
 }
 
 
