@@ -770,6 +770,10 @@ class TableModel(RuleBasedStateMachine):
         row = self.row(line.deal_id)
         if row.rev != line.rev or (row.gone is not None) != (line.kind == "delete"):
             return "the deal changed since"
+        if line.kind == "delete":  # restored, the deal after it is it entered again
+            after = next((r for r in self.rows[self.rows.index(row) + 1 :] if r.gone is None), None)
+            if after is not None and after.text == row.text and after.born > row.gone:
+                return "it was entered again since"
         return None
 
     @precondition(_typo_stands)

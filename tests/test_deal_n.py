@@ -520,23 +520,19 @@ def test_a_deal_after_one_that_met_a_deal_entered_twice_waits_for_the_choice(db)
     assert change.computed["totals"] == [30, 65, 34]  # as in the Undone case above
 
 
-def test_a_deal_undone_entered_again_restored_and_deleted_again_keeps_its_pages(db):
-    """Deal 1 undone and entered again; the undo undone (deal 1 twice: the row
-    restored, then the one entered again); that restore undone (the row deleted
-    again, now from the middle). A page drawn when that row was deal 1 sends its
-    deal 3: deal 2 is not in, so it waits (it was stored as deal 2, the deals
-    after the row moving up over a deal that is that deal again)."""
+def test_a_deal_undone_and_entered_again_the_same_is_that_deal_for_pages_drawn_before(db):
+    """Deal 1 undone and typed again, the same (a new row). A page drawn when the
+    first row was deal 1 sends its deal 3: deal 1 is in, deal 2 is not, so it
+    waits for deal 2 (not held as typed after a deal deleted since: the deal
+    typed again stands for it). Deal 2 in, it is deal 3."""
     m = stored_match(db)
     first = store.record_deal(db, m.id, 1, ONE)
-    anchor = store.get(db, m.id).next_mark()  # "1.<the row's id>"
-    undo = store.undo(db, m.id, first.event, latest=True)
+    anchor = store.get(db, m.id).next_mark()  # "1.<the first row's id>"
+    store.undo(db, m.id, first.event, latest=True)
     store.record_deal(db, m.id, 1, ONE, anchor="0.0")
-    restore = store.undo(db, m.id, undo.event)
-    assert deals_of(db, m) == [ONE, ONE]
-    store.undo(db, m.id, restore.event)
-    assert deals_of(db, m) == [ONE]
     with pytest.raises(store.Gap) as waits:
         store.record_deal(db, m.id, 3, THREE, anchor=anchor)
+    assert not isinstance(waits.value, store.Undone)
     assert (waits.value.number, waits.value.typed) == (2, 3)
     change = store.record_deal(db, m.id, 2, TWO, anchor=anchor)
     assert (change.kind, change.number) == ("add", 2)
@@ -566,3 +562,36 @@ def test_a_deal_typed_after_a_deal_entered_twice_and_undone_is_not_stored_twice(
     assert deals_of(db, m) == [ONE, TWO, THREE]
     # deal 3: Ala 13 hearts, Bartek Q♠ K♠ A♠: 17+0+13, 23+12+30, 3+31+0
     assert fold(store.get(db, m.id).match).computed()["totals"] == [30, 65, 34]
+
+
+def test_an_undo_that_would_have_a_deal_entered_again_stand_twice_is_refused(db):
+    """Deal 2 undone and typed again, the same; then that Undo undone: deal 2 would
+    stand twice (the restored row, and the one typed again after it). Refused with
+    the history's reason, nothing changed; undone in order (the deal typed again
+    first), it comes back."""
+    m = stored_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    two = store.record_deal(db, m.id, 2, TWO)
+    undo = store.undo(db, m.id, two.event, latest=True)
+    again = store.record_deal(db, m.id, 2, TWO)
+    with pytest.raises(store.Stale) as refused:
+        store.undo(db, m.id, undo.event)
+    assert refused.value.message == (
+        "deal 2 was changed again after that: undo the later change first"
+    )
+    assert deals_of(db, m) == [ONE, TWO]
+    store.undo(db, m.id, again.event)
+    store.undo(db, m.id, undo.event)
+    assert deals_of(db, m) == [ONE, TWO]
+
+
+def test_an_undo_that_brings_back_a_deal_before_a_different_one_entered_since_stands(db):
+    """Deal 2 undone by mistake and the table's deal 3 entered in its place: undoing
+    the Undo brings deal 2 back before it (they differ: two deals)."""
+    m = stored_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    two = store.record_deal(db, m.id, 2, TWO)
+    undo = store.undo(db, m.id, two.event, latest=True)
+    store.record_deal(db, m.id, 2, THREE)
+    store.undo(db, m.id, undo.event)
+    assert deals_of(db, m) == [ONE, TWO, THREE]

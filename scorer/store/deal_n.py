@@ -29,6 +29,7 @@ from .writes import (
     parse_mark,
     replace_deals,
     request_digest,
+    same_entry,
 )
 
 
@@ -54,7 +55,7 @@ def _last_place(db: Database, stored: Stored, anchor: str | None) -> tuple[int, 
     if gone is None:
         return None
     after = gone["number"]  # the place now of the first deal after it, standing
-    if after <= len(stored.deal_ids) and _same(stored.match.deals[after - 1], gone["entry"]):
+    if after <= len(stored.deal_ids) and same_entry(stored.match.deals[after - 1], gone["entry"]):
         return count, after, False  # entered again after it: that deal stands for it
     if deleted_from_the_middle(db, stored, last):
         return count, gone["number"] - 1, False
@@ -83,16 +84,6 @@ def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> i
     says (``Undone``), the store does not guess."""
     place = _last_place(db, stored, anchor)
     return number if place is None else place[1] + (number - place[0])
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Two entries of one deal say the same (``play``, how it was entered, aside)."""
-
-    def bare(entry):
-        entry = json.loads(dump_entry(entry))
-        return {k: v for k, v in entry.items() if k != "play"} if isinstance(entry, dict) else entry
-
-    return bare(a) == bare(b)
 
 
 def record_deal(
@@ -157,7 +148,7 @@ def _is_the_last(stored: Stored, raw: Any) -> bool:
         mine = check_entry(standings.rules, raw, standings.rows[-1].plan)
     except EntryError:
         return False
-    return _same(mine, stored.match.deals[-1])
+    return same_entry(mine, stored.match.deals[-1])
 
 
 def _choice_between(
@@ -193,7 +184,7 @@ def _met(db: Database, stored: Stored, number: int, raw: Any, browser: str | Non
         raise DealError(number, e, standings.rules) from None
     theirs = stored.match.deals[number - 1]
     deal_id = stored.deal_ids[number - 1]
-    if _same(mine, theirs):
+    if same_entry(mine, theirs):
         event = log_event(db, stored.id, "same", number, mine, deal_id)
         return Change("same", number, 0, standings, event=event)
     found = db.execute(

@@ -12,8 +12,16 @@ from ..i18n import _
 from ..match import Match, checked_entry, fold, without
 from .db import NotFound, Stale, now
 from .kept import kept_before
-from .stored import get, match_row
-from .writes import Change, apply_setup, dump_entry, log_event, match_write, request_digest
+from .stored import Stored, get, match_row
+from .writes import (
+    Change,
+    apply_setup,
+    dump_entry,
+    log_event,
+    match_write,
+    request_digest,
+    same_entry,
+)
 
 
 def events(db: Database, match_id: int | str) -> list[dict]:
@@ -116,6 +124,14 @@ def undo(
             db.execute("update deals set deleted = null where id = ?", [event["deal_id"]])
             back = get(db, stored.id)
             number = back.number_of(event["deal_id"])
+            if entered_again(db, back, number):  # it would stand twice
+                raise Stale(
+                    _(
+                        "deal %(n)s was changed again after that: undo the later change first",
+                        n=number,
+                    ),
+                    number,
+                )
             standings = fold(back.match, kept[: number - 1])
             entry, before, rev = json.loads(deal[1]), None, deal[0]
         new = log_event(
@@ -130,6 +146,24 @@ def undo(
             undoes=event_id,
         )
         return frame.done(Change(kind, number, 0, standings, event=new))
+
+
+def entered_again(db: Database, stored: Stored, number: int) -> bool:
+    """Deal ``number``, just restored, was entered again while it was deleted: the
+    deal after it says the same and was added after its delete (an Undo, the deal
+    typed again, then the Undo undone would have it stand twice)."""
+    if number >= len(stored.deal_ids):
+        return False
+    restored, after = stored.deal_ids[number - 1], stored.deal_ids[number]
+    if not same_entry(stored.match.deals[number - 1], stored.match.deals[number]):
+        return False
+    return bool(
+        db.execute(
+            "select (select min(id) from events where deal_id = ?) > (select max(id) from "
+            "events where deal_id = ? and kind = 'delete')",
+            [after, restored],
+        ).fetchone()[0]
+    )
 
 
 DEAL_CHANGES = "('add', 'edit', 'delete', 'restore')"  # the kinds that change a deal

@@ -108,6 +108,16 @@ def dump_entry(entry: Any) -> str:
     return json.dumps(entry, ensure_ascii=False)
 
 
+def same_entry(a: Any, b: Any) -> bool:
+    """Two entries of one deal say the same (``play``, how it was entered, aside)."""
+
+    def bare(entry):
+        entry = json.loads(dump_entry(entry))
+        return {k: v for k, v in entry.items() if k != "play"} if isinstance(entry, dict) else entry
+
+    return bare(a) == bare(b)
+
+
 def parse_mark(text: Any) -> tuple[int, int] | None:
     """ "12.3" → (12, 3); anything else (tampered, or an old page) → None."""
     if not isinstance(text, str):
