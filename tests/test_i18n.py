@@ -262,10 +262,10 @@ def test_a_translation_with_wrong_placeholders_draws_the_english_not_an_error(cl
 @pytest.mark.parametrize(
     "env, said",
     [
-        ({"LANG": "pl_PL.UTF-8"}, "gra musi być jedną z: "),
-        ({"LANGUAGE": "ru:pl", "LANG": "C.UTF-8"}, "gra musi być jedną z: "),  # ru not offered
-        ({"LANG": "C.UTF-8", "LANGUAGE": ""}, "game must be one of "),
-        ({"LC_ALL": "en_GB.UTF-8", "LANG": "pl_PL.UTF-8"}, "game must be one of "),
+        ({"LANG": "pl_PL.UTF-8"}, "Gra musi być jedną z: "),
+        ({"LANGUAGE": "ru:pl", "LANG": "C.UTF-8"}, "Gra musi być jedną z: "),  # ru not offered
+        ({"LANG": "C.UTF-8", "LANGUAGE": ""}, "Game must be one of "),
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "pl_PL.UTF-8"}, "Game must be one of "),
     ],
 )
 def test_the_replay_command_speaks_the_language_lang_asks_for(app, tmp_path, env, said):

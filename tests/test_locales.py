@@ -1203,10 +1203,29 @@ def test_the_english_commands_say_what_is_checked_below(commands):
     assert "there is no such file" in said["replay, missing"]
     assert "it is a folder, not a file" in said["replay, a folder"]
     assert "it is not a database" in said["restore, not a database"]
-    assert "restored from FOLDER/copy-en.db" in said["restore"]
+    assert said["restore"].startswith("Restored from FOLDER/copy-en.db; ")
     assert "Scan it with a phone's camera" in said["make table"]
     assert "A phone's first time" in said["make table"]
     assert "(this machine only)" in said["make run"]
+
+
+@pytest.mark.parametrize(
+    "lang, replay, restore",
+    [
+        ("en", "Cannot read FOLDER/missing.json: ", "Nothing restored: "),
+        ("pl", "Nie można odczytać FOLDER/missing.json: ", "Niczego nie przywrócono: "),
+        ("ru", "Не удалось прочитать FOLDER/missing.json: ", "Ничего не восстановлено: "),
+        ("cs", "Soubor FOLDER/missing.json nelze přečíst: ", "Nic se neobnovilo: "),
+        ("eo", "Ne eblas legi FOLDER/missing.json: ", "Nenio restarigita: "),
+    ],
+)
+def test_a_line_a_command_prints_on_its_own_begins_with_a_capital(commands, lang, replay, restore):
+    said = commands[lang]
+    assert said["replay, missing"].startswith(replay)
+    assert said["restore, missing"].startswith(restore)
+    assert said["restore, not a database"].startswith(restore)
+    # the part after the colon stays as the catalog keeps it, small
+    assert said["replay, missing"][len(replay)].islower()
 
 
 @pytest.mark.parametrize("lang", OTHERS)
