@@ -748,6 +748,45 @@ def test_metamorphosis_pages_count_plays_not_deals(client, lang):
             assert deal not in get(client, url, lang).lower(), url
 
 
+# The queue note's lines for several deals waiting on the phone, and a held row's:
+# Metamorphosis' in its plays, every other game's in deals.
+QUEUED = {
+    ("pl", "metamorphosis"): (
+        "Rozgrywki {list}: jeszcze niezapisane – czekają na połączenie.",
+        "Rozgrywki {list}: jeszcze niezapisane – najpierw popraw wpis odrzucony wyżej.",
+        "nie zapisano – zobacz wyżej",
+    ),
+    ("pl", "hearts"): (
+        "Rozdania {list}: jeszcze niezapisane – czekają na połączenie.",
+        "Rozdania {list}: jeszcze niezapisane – najpierw popraw wpis odrzucony wyżej.",
+        "nie zapisano – zobacz wyżej",
+    ),
+    ("ru", "metamorphosis"): (
+        "Розыгрыши {list}: ещё не сохранены — нет связи.",
+        "Розыгрыши {list}: ещё не сохранены — сначала исправьте то, что отклонено выше.",
+        "не сохранён: откройте его выше",
+    ),
+    ("ru", "hearts"): (
+        "Сдачи {list}: ещё не сохранены — нет связи.",
+        "Сдачи {list}: ещё не сохранены — сначала исправьте то, что отклонено выше.",
+        "не сохранено: откройте её выше",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang, game", list(QUEUED))
+def test_the_queue_note_names_the_deals_that_wait_in_the_game_s_words(client, lang, game):
+    players = NAMES[: PLAYERS.get(game, 4)]
+    record = {"game": game, "players": players, "first_dealer": 0, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    waiting, behind, held = QUEUED[(lang, game)]
+    for url in (f"/m/{mid}", f"/m/{mid}/deal"):
+        page = html.unescape(get(client, url, lang))
+        assert f'data-waiting-many="{waiting}"' in page, url
+        assert f'data-behind-many="{behind}"' in page, url
+        assert f'data-row-held="{held}"' in page, url
+
+
 # What the API and an import refuse counts plays too: (a refused play 2, no play 7,
 # play 2 before play 3, play 1 entered again and differently).
 REFUSALS = {

@@ -287,6 +287,13 @@ class Metamorphosis(Game):
             "%(why)s: nothing was saved. Go back to the sheet to see the deals as "
             "they stand; this page keeps your tricks until you leave it.",
         ),
+        "queue_waiting": pgettext(
+            "metamorphosis", "Deals {list}: not saved yet — waiting for the connection."
+        ),
+        "queue_behind": pgettext(
+            "metamorphosis", "Deals {list}: not saved yet — first put right the one refused above."
+        ),
+        "queue_row_held": pgettext("metamorphosis", "not saved: open it above"),
         "more_waiting": npgettext(
             "metamorphosis",
             "%(num)s more deal waits for a choice on the sheet.",
