@@ -152,7 +152,9 @@ def test_the_sheet_describes_and_tags_a_deal():
     plan = plan_of(r, 7)
     entry = r.check(ROBBER, plan)
     words = str(r.describe(entry, plan))
-    assert words.startswith("Ala 4 tricks, 5 hearts, 1 queen, 3 kings or jacks, K♥, the last trick")
+    assert words.startswith(
+        "Ala: 4 tricks, 5 hearts, 1 queen, 3 kings or jacks, K♥, the last trick; Bartek: "
+    )
     assert r.score(entry, plan).tag == "∑"
     plan = plan_of(r, 12)
     assert str(r.describe({"first": 2, "second": 0}, plan)) == "Celina out first, Ala out second"

@@ -418,7 +418,7 @@ def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_k
         sheet = get(client, f"/m/{mid}", lang)
         assert f", {queen} → 17" in sheet, lang  # Ala: 4 hearts and Q♠ = 17
         rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang), lang)
-        assert f"Ala 4♥ {queen}; Bartek 6♥ {king_ace}; Celina 3♥" in rows[1][5], lang
+        assert f"Ala: 4♥ {queen}; Bartek: 6♥ {king_ace}; Celina: 3♥" in rows[1][5], lang
     record = client.get(f"/m/{mid}/record.json", headers=HEADERS["ru"]).get_json()
     assert record["deals"] == [DEAL]
 
@@ -1484,6 +1484,36 @@ def test_slobberhannes_in_words_names_each_player_then_what_they_took(app):
     with app.test_request_context("/", headers=HEADERS["pl"]):
         said = str(rules.describe(entry, plan))
     assert said == "Bartek: pierwsza lewa; Celina: ostatnia lewa; Darek: D♣", said
+
+
+# Every game's entry in words says it as Slobberhannes does: a name, a colon, what
+# that player took (Polish: W for a jack, 7 lew, 4 lewy).
+IN_WORDS = {
+    "hearts": (
+        {"hearts": [4, 6, 3, 0], "taken_by": {"QS": 0}},
+        "Ala: 4♥ D♠; Bartek: 6♥; Celina: 3♥",
+    ),
+    "knaves": (
+        {"tricks": [7, 6, 4], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}},
+        "Ala: 7 lew, W♥; Bartek: 6 lew, W♦, W♠; Celina: 4 lewy, W♣",
+    ),
+    "polignac": (
+        {"taken_by": {"JS": 0, "JC": 1, "JH": 0, "JD": 2}},
+        "Ala: W♠ W♥; Bartek: W♣; Celina: W♦",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", list(IN_WORDS))
+def test_every_game_in_words_names_each_player_then_a_colon(app, game):
+    cls = GAMES[game]
+    n = PLAYERS.get(game, 4)
+    rules = cls(cls.normalize_options({}, n), NAMES[:n])
+    plan = rules.plan(rules.start(0))
+    entry, expected = IN_WORDS[game]
+    with app.test_request_context("/", headers=HEADERS["pl"]):
+        said = str(rules.describe(entry, plan))
+    assert said == expected, said
 
 
 # The home page's heading holds its count in brackets (the Polish reader: „Partie 23

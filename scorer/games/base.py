@@ -808,6 +808,11 @@ class Game(ABC):
         """The entry in words, for the sheet and the CSV."""
         return ""
 
+    def took(self, seat: int, taken: Any) -> Text:
+        """A player's part of the entry in words: the name, then what they took, as a
+        line of the check's table reads ("Bartek: the first trick, Q♠")."""
+        return _("%(name)s: %(taken)s", name=self.names[seat], taken=taken)
+
     def figures(self, rows: list) -> list[Figure]:
         """What the table entered that a player page counts, over a match's deal
         rows (``Standings.rows``: each deal's entry and plan), one count per

@@ -906,7 +906,7 @@ class Metamorphosis(Game):
                 words.append(counted_words("cards", entry["tricks"][s] * self.n))
             else:
                 words.append(counted_words(rule.counted, entry[rule.counted][s]))
-            parts.append(self.names[s] + " " + join(", ", words))
+            parts.append(self.took(s, join(", ", words)))
         text = join("; ", parts)
         if "declarations" in entry:
             # a part of the line after "; ": lower-case, not the deal page's note
