@@ -45,7 +45,7 @@ def test_the_deals_of_a_match_in_order():
     titles = [str(plan_of(r, k).title) for k in range(1, 13)]
     assert titles[0] == "Deal 1 of 12: no tricks"
     assert titles[5] == "Deal 6 of 12: no 7th and last trick"
-    assert titles[6] == "Deal 7 of 12: the robber: everything at once"
+    assert titles[6] == "Deal 7 of 12: the robber (everything at once)"
     assert titles[7:11] == [f"Deal {k} of 12: trumps" for k in range(8, 12)]
     assert titles[11] == "Deal 12 of 12: fan tan"
     # the deal passes to the left; the eldest leads every deal

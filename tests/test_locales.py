@@ -1606,3 +1606,31 @@ def test_the_check_page_says_no_trumps_once_in_metamorphosis(client):
     ).get_json()["id"]
     page = visible(get(client, f"/m/{mid}/check", "ru"))
     assert page.lower().count("без козыря") == 1, page
+
+
+# A deal's title names its deal after one colon at most: the robber's and the eralash's
+# names say what they count in brackets, not after a second colon.
+ONE_COLON = {
+    "en": "Deal 7 of 12: the robber (everything at once)",
+    "pl": "rozbójnik (wszystko naraz)",
+    "ru": "«ералаш» (всё сразу)",
+    "cs": "loupežník (všechno najednou)",
+    "eo": "la rabisto (ĉio samtempe)",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_deal_title_of_kierki_or_king_holds_two_colons(app, lang):
+    from .helpers import plan_of  # noqa: PLC0415
+
+    titles = []
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        for key, options, deals in (
+            ("kierki", {}, 12),
+            ("king", {}, 11),
+            ("king", {"positive": "mirror"}, 14),
+        ):
+            rules = GAMES[key](GAMES[key].normalize_options(options, 4), NAMES[:4])
+            titles += [str(plan_of(rules, k).title) for k in range(1, deals + 1)]
+    assert all(t.count(":") <= 1 for t in titles), titles
+    assert any(ONE_COLON[lang] in t for t in titles), titles
