@@ -18,7 +18,17 @@ from flask_babel import force_locale
 
 from . import address, store
 from . import backup as backups
-from .i18n import N_, _, cli_locale, ngettext, said_now, sentence, speak_click, system_error
+from .i18n import (
+    N_,
+    _,
+    cli_locale,
+    click_said,
+    ngettext,
+    said_now,
+    sentence,
+    speak_click,
+    system_error,
+)
 from .match import DealError
 from .record import RecordError, load, read_json
 from .store import ratings as kept_ratings
@@ -65,7 +75,7 @@ class Spoken(click.Command):
         """--help, said now (click makes it once and keeps it)."""
         option = super().get_help_option(ctx)
         if option is not None:
-            option.help = said_now("Show this message and exit.")
+            option.help = click_said("Show this message and exit.")
         return option
 
 

@@ -1267,6 +1267,27 @@ def test_a_line_a_command_prints_on_its_own_begins_with_a_capital(commands, lang
     assert said["replay, missing"][len(replay)].islower()
 
 
+# Click's heading of the options, its own word (the domain "click"), not the match
+# form's "Options" (the messages' „Ustawienia”, «Nastavení»).
+CLICK_OPTIONS = {
+    "en": ("Options:", "Options"),
+    "pl": ("Opcje:", "Ustawienia"),
+    "ru": ("Параметры:", "Настройки"),
+    "cs": ("Volby:", "Nastavení"),
+    "eo": ("Opcioj:", "Agordoj"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_click_s_options_heading_is_its_own_word_not_the_match_form_s(commands, lang):
+    from scorer.i18n import said_now  # noqa: PLC0415
+
+    heading, form = CLICK_OPTIONS[lang]
+    for command in ("replay", "backup", "restore", "rebuild", "links"):
+        assert f"\n{heading}\n" in commands[lang][f"{command} --help"], command
+    assert said_now("Options", {"LANG": LANG[lang]}) == form
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_every_command_and_start_up_line_speaks_the_language_lang_asks_for(commands, lang):
     for what, text in commands[lang].items():
