@@ -89,7 +89,20 @@ def page_number(value: int) -> str:
 @lru_cache(maxsize=4096)
 def _formatted(value: int, locale: str) -> str:
     """Babel's writing of a number, kept: a sheet writes the same few again and again."""
-    return format_decimal(value, locale=locale)
+    return format_decimal(value, locale=locale, group_separator=_grouped(value, locale))
+
+
+# CLDR's minimumGroupingDigits 2: the languages that write a four-digit number without
+# a separator (Polish 1300, but 13 000; Polish typography, and CLDR's pl). Babel's
+# locale data does not carry minimumGroupingDigits (Babel 2.19 groups every number of
+# four digits or more), so the languages are named here; of ours only Polish has 2
+# (Russian, Czech and Esperanto write 1 300, as CLDR does).
+MIN_GROUPING_2 = ("pl",)
+
+
+def _grouped(value: float, locale: str) -> bool:
+    """Whether ``value``'s digits are grouped in ``locale`` (minimumGroupingDigits)."""
+    return abs(value) >= 10000 or primary(locale) not in MIN_GROUPING_2
 
 
 def _param(value: Any, t, locale, html: bool) -> Any:
@@ -415,7 +428,7 @@ def tenths(value: float, signed: bool = False) -> str:
 def _tenths(value: float, signed: bool, locale: str) -> str:
     """Babel's writing of a tenth, kept: a league writes a few hundred."""
     pattern = "+#,##0.0;-#,##0.0" if signed and value else "#,##0.0"
-    return format_decimal(value, pattern, locale=locale)
+    return format_decimal(value, pattern, locale=locale, group_separator=_grouped(value, locale))
 
 
 def percent(value: float) -> str:

@@ -1655,3 +1655,26 @@ def test_no_deal_title_of_kierki_or_king_holds_two_colons(app, lang):
             titles += [str(plan_of(rules, k).title) for k in range(1, deals + 1)]
     assert all(t.count(":") <= 1 for t in titles), titles
     assert any(ONE_COLON[lang] in t for t in titles), titles
+
+
+# Polish writes a four-digit number ungrouped (CLDR's minimumGroupingDigits 2: 1150,
+# but 10 000); the other languages group it. Kierki to deal 5, Ala taking all: 13
+# tricks × 20, 13 hearts × 20, 4 queens × 60, 8 kings and jacks × 30 and K♥ 150 =
+# 260 + 260 + 240 + 240 + 150 = 1150 lost.
+ALA_S_TOTAL = {"en": "-1,150", "pl": "-1150", "ru": "-1\xa0150", "cs": "-1\xa0150"}
+
+
+@pytest.mark.parametrize("lang", list(ALA_S_TOTAL))
+def test_the_sheet_writes_four_digits_as_the_language_groups_them(client, lang):
+    deals = [
+        {"tricks": [13, 0, 0, 0]},
+        {"hearts": [13, 0, 0, 0]},
+        {"queens": [4, 0, 0, 0]},
+        {"kings_jacks": [8, 0, 0, 0]},
+        {"taken_by": {"KH": 0}},
+    ]
+    mid = imported(client, "kierki", deals)
+    sheet = get(client, f"/m/{mid}", lang)
+    assert f">{ALA_S_TOTAL[lang]}<" in sheet, lang
+    if lang == "pl":
+        assert "1\xa0150" not in sheet and "1 150" not in sheet
