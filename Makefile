@@ -8,7 +8,8 @@ PORT ?= 5000
 STAMP := $(VENV)/.installed
 # The message catalogs: each language's .po is committed, its .mo is built here.
 TRANSLATIONS := scorer/translations
-CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po)
+# Click's own words ("Usage:", "Options") are a domain of their own, click.po (scorer/i18n.py).
+CATALOGS := $(wildcard $(TRANSLATIONS)/*/LC_MESSAGES/messages.po $(TRANSLATIONS)/*/LC_MESSAGES/click.po)
 COMPILED := $(CATALOGS:.po=.mo)
 
 .PHONY: run table links dev test stress format chromium caddy test-tools wrk setup bench soak model clean \
@@ -30,6 +31,9 @@ instance build:
 	mkdir -p $@
 
 $(TRANSLATIONS)/%/LC_MESSAGES/messages.mo: $(TRANSLATIONS)/%/LC_MESSAGES/messages.po | $(STAMP)
+	$(BIN)/pybabel -q compile -l $* -i $< -o $@
+
+$(TRANSLATIONS)/%/LC_MESSAGES/click.mo: $(TRANSLATIONS)/%/LC_MESSAGES/click.po | $(STAMP)
 	$(BIN)/pybabel -q compile -l $* -i $< -o $@
 
 # After changing any message in the code or the templates: re-extract them into

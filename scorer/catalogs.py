@@ -10,12 +10,18 @@ its old translation as a suggestion, for the translator to check and un-fuzzy
 and ``make test`` compile the .po files into .mo files (build output, not
 committed).
 
+Click's own words (``scorer.i18n.CLICK_WORDS``: "Usage:", "Options", …) are a
+gettext domain of their own, each language's click.po beside its messages.po,
+brought up to date here from that tuple (no extraction): click asks for them
+with no context, and its "Options" is not the match form's.
+
 :func:`problems` is what tests/test_catalogs.py holds every catalog to.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import re
 import sys
 import tempfile
@@ -56,8 +62,42 @@ def extract(output: Path) -> Catalog:
         return read_po(f)
 
 
-def catalog_path(lang: str, folder: Path = TRANSLATIONS) -> Path:
-    return folder / lang / "LC_MESSAGES" / "messages.po"
+def catalog_path(lang: str, folder: Path = TRANSLATIONS, domain: str = "messages") -> Path:
+    return folder / lang / "LC_MESSAGES" / f"{domain}.po"
+
+
+def click_words() -> Catalog:
+    """Click's own words as a template (the domain "click", scorer.i18n.CLICK_WORDS)."""
+    from .i18n import CLICK_DOMAIN, CLICK_WORDS  # noqa: PLC0415
+
+    template = Catalog(project="Scorer", copyright_holder="Scorer", domain=CLICK_DOMAIN)
+    for word in CLICK_WORDS:
+        template.add(word, flags=("python-brace-format",) if "{" in word else ())
+    return template
+
+
+def click_path(lang: str, folder: Path = TRANSLATIONS) -> Path:
+    return catalog_path(lang, folder, domain="click")
+
+
+def update_click() -> None:
+    """Every language's click.po from CLICK_WORDS: a word added comes untranslated, one
+    changed comes back fuzzy with its old translation, one dropped goes."""
+    template = click_words()
+    for lang in languages():
+        path = click_path(lang)
+        if path.exists():
+            with open(path, "rb") as f:
+                catalog = read_po(f, locale=lang)
+        else:
+            catalog = Catalog(locale=lang, project="Scorer", domain="click", fuzzy=False)
+        was = path.read_bytes() if path.exists() else b""
+        catalog.update(template)
+        out = io.BytesIO()
+        write_po(out, catalog, width=0, ignore_obsolete=True)
+        if _undated_text(out.getvalue()) != _undated_text(was):  # else its date stays
+            path.write_bytes(out.getvalue())
+        _tidy(path, source=lang == SOURCE)
 
 
 def languages(folder: Path = TRANSLATIONS) -> list[str]:
@@ -78,9 +118,13 @@ def update() -> None:
 
 
 def _undated(path: Path) -> list[str]:
+    return _undated_text(path.read_bytes())
+
+
+def _undated_text(text: bytes) -> list[str]:
     return [
         line
-        for line in path.read_text("utf-8").splitlines()
+        for line in text.decode("utf-8").splitlines()
         if not line.startswith('"POT-Creation-Date:')
     ]
 
@@ -175,10 +219,12 @@ def _show(msgid) -> str:
 
 if __name__ == "__main__":
     update()
+    update_click()
     with tempfile.TemporaryDirectory() as tmp:
         now = extract(Path(tmp) / "messages.pot")
     for lang in languages():
         left = list(problems(catalog_path(lang), lang, now, complete=True))
+        left += problems(click_path(lang), lang, click_words(), complete=True)
         print(
             f"{lang}: {len(left)} messages to translate or check" if left else f"{lang}: complete",
             file=sys.stderr,

@@ -18,7 +18,17 @@ from flask_babel import force_locale
 
 from . import address, store
 from . import backup as backups
-from .i18n import N_, _, cli_locale, ngettext, said_now, speak_click, system_error
+from .i18n import (
+    N_,
+    _,
+    cli_locale,
+    click_said,
+    ngettext,
+    said_now,
+    sentence,
+    speak_click,
+    system_error,
+)
 from .match import DealError
 from .record import RecordError, load, read_json
 from .store import ratings as kept_ratings
@@ -30,6 +40,12 @@ def replay_text(text: str) -> dict:
     cannot stand."""
     _match, standings = load(read_json(text))
     return standings.computed()
+
+
+def say(text, err: bool = False) -> None:
+    """A line a command prints on its own, as a sentence: its first letter a capital
+    (the catalogs keep the message lower-case, as it is also a part of a longer line)."""
+    click.echo(sentence(text), err=err)
 
 
 def spoken(command):
@@ -59,7 +75,7 @@ class Spoken(click.Command):
         """--help, said now (click makes it once and keeps it)."""
         option = super().get_help_option(ctx)
         if option is not None:
-            option.help = said_now("Show this message and exit.")
+            option.help = click_said("Show this message and exit.")
         return option
 
 
@@ -100,15 +116,15 @@ def replay(file):
             with open(file, encoding="utf-8") as f:
                 text = f.read()
     except (UnicodeDecodeError, OSError) as e:
-        click.echo(_("cannot read %(file)s: %(why)s", file=file, why=system_error(e)), err=True)
+        say(_("cannot read %(file)s: %(why)s", file=file, why=system_error(e)), err=True)
         sys.exit(1)
     try:
         computed = replay_text(text)
     except RecordError as e:
-        click.echo(e.message, err=True)
+        say(e.message, err=True)
         sys.exit(1)
     except Exception as e:  # never a traceback: one line, exit 1
-        click.echo(_("cannot replay this record: %(why)s", why=type(e).__name__), err=True)
+        say(_("cannot replay this record: %(why)s", why=type(e).__name__), err=True)
         sys.exit(1)
     click.echo(json.dumps(computed, ensure_ascii=False))
 
@@ -135,7 +151,7 @@ def backup_command(file):
     try:
         made = backups.backup(current_app.config["DATABASE"], target)
     except Exception as e:  # one line, exit 1: never a traceback
-        click.echo(_("cannot back up: %(why)s", why=system_error(e)), err=True)
+        say(_("cannot back up: %(why)s", why=system_error(e)), err=True)
         sys.exit(1)
     click.echo(str(made))
 
@@ -157,12 +173,12 @@ def restore_command(file):
     try:
         kept = backups.restore(current_app.config["DATABASE"], file, backup_folder())
     except backups.BackupError as e:
-        click.echo(_("nothing restored: %(why)s", why=e.message), err=True)
+        say(_("nothing restored: %(why)s", why=e.message), err=True)
         sys.exit(1)
     except Exception as e:
-        click.echo(_("nothing restored: %(why)s", why=system_error(e)), err=True)
+        say(_("nothing restored: %(why)s", why=system_error(e)), err=True)
         sys.exit(1)
-    click.echo(
+    say(
         _(
             "restored from %(file)s; the database as it was is kept in %(kept)s",
             file=file,
@@ -194,8 +210,8 @@ def rebuild_command():
         db.close()
     if unreadable:
         for pub, why in unreadable:
-            click.echo(_("%(id)s: %(why)s", id=pub, why=why), err=True)
-        click.echo(
+            say(_("%(id)s: %(why)s", id=pub, why=why), err=True)
+        say(
             ngettext(
                 "%(num)s match cannot be read: nothing was folded or rated afresh.",
                 "%(num)s matches cannot be read: nothing was folded or rated afresh.",
@@ -205,8 +221,8 @@ def rebuild_command():
         )
         sys.exit(1)
     for pub, why in differed:
-        click.echo(_("%(id)s: %(why)s", id=pub, why=why))
-    click.echo(
+        say(_("%(id)s: %(why)s", id=pub, why=why))
+    say(
         _(
             "%(n)s matches folded afresh; %(d)s differed from what was kept.",
             n=count,
@@ -214,14 +230,14 @@ def rebuild_command():
         )
     )
     for phone, pub in rated_differed:
-        click.echo(
+        say(
             _(
                 "phone %(phone)s: kept ratings differed from match %(id)s on",
                 phone=phone[:8],
                 id=pub,
             )
         )
-    click.echo(
+    say(
         ngettext(
             "The ratings of %(num)s phone rated afresh; %(d)s differed from what was kept.",
             "The ratings of %(num)s phones rated afresh; %(d)s differed from what was kept.",
@@ -271,7 +287,7 @@ def links_command(base, everything):
         base = address.host_in_url(lan, address.HTTPS_PORT, "https") if lan else ""
     day = current_app.jinja_env.filters["day"]  # a stored time as the pages write its date
     if not base.startswith(("http://", "https://")):
-        click.echo(_("no address the phones open: give it, --base https://…"), err=True)
+        say(_("no address the phones open: give it, --base https://…"), err=True)
         sys.exit(1)
     db = store.connect(current_app.config["DATABASE"])
     try:
@@ -299,7 +315,7 @@ def links_command(base, everything):
             click.echo(f"{title(stored.match)} · {deals} · {when}\n{link}")
             address.terminal_qr(link, sys.stdout)
         if not given:
-            click.echo(
+            say(
                 _("no match here")
                 if everything
                 else _("no match here is still being played (--all gives the finished ones)")

@@ -89,7 +89,20 @@ def page_number(value: int) -> str:
 @lru_cache(maxsize=4096)
 def _formatted(value: int, locale: str) -> str:
     """Babel's writing of a number, kept: a sheet writes the same few again and again."""
-    return format_decimal(value, locale=locale)
+    return format_decimal(value, locale=locale, group_separator=_grouped(value, locale))
+
+
+# CLDR's minimumGroupingDigits 2: the languages that write a four-digit number without
+# a separator (Polish 1300, but 13 000; Polish typography, and CLDR's pl). Babel's
+# locale data does not carry minimumGroupingDigits (Babel 2.19 groups every number of
+# four digits or more), so the languages are named here; of ours only Polish has 2
+# (Russian, Czech and Esperanto write 1 300, as CLDR does).
+MIN_GROUPING_2 = ("pl",)
+
+
+def _grouped(value: float, locale: str) -> bool:
+    """Whether ``value``'s digits are grouped in ``locale`` (minimumGroupingDigits)."""
+    return abs(value) >= 10000 or primary(locale) not in MIN_GROUPING_2
 
 
 def _param(value: Any, t, locale, html: bool) -> Any:
@@ -415,7 +428,7 @@ def tenths(value: float, signed: bool = False) -> str:
 def _tenths(value: float, signed: bool, locale: str) -> str:
     """Babel's writing of a tenth, kept: a league writes a few hundred."""
     pattern = "+#,##0.0;-#,##0.0" if signed and value else "#,##0.0"
-    return format_decimal(value, pattern, locale=locale)
+    return format_decimal(value, pattern, locale=locale, group_separator=_grouped(value, locale))
 
 
 def percent(value: float) -> str:
@@ -500,8 +513,8 @@ TRANSLATIONS = Path(__file__).resolve().parent / "translations"  # Flask-Babel's
 
 
 @cache
-def _command_catalog(lang: str) -> Translations:
-    return Translations.load(str(TRANSLATIONS), [lang])
+def _command_catalog(lang: str, domain: str = "messages") -> Translations:
+    return Translations.load(str(TRANSLATIONS), [lang], domain=domain)
 
 
 def said(text: Any, environ: Any = None) -> str:
@@ -525,23 +538,32 @@ def said_now(msgid: str, environ: Any = None) -> str:
 def speak_click() -> None:
     """Click says its own words (Usage, Options, its errors) with the standard
     library's gettext, which reads LANGUAGE, LC_ALL, LC_MESSAGES and LANG as
-    cli_locale does: from our catalogs (CLICK_WORDS)."""
-    gettext.bindtextdomain("messages", str(TRANSLATIONS))
-    gettext.textdomain("messages")
+    cli_locale does: from the catalogs of the domain "click" (CLICK_WORDS)."""
+    gettext.bindtextdomain(CLICK_DOMAIN, str(TRANSLATIONS))
+    gettext.textdomain(CLICK_DOMAIN)
 
 
-# Click's own words, as click asks for them, in our catalogs (speak_click)
+def click_said(msgid: str, environ: Any = None) -> str:
+    """One of click's own words (CLICK_WORDS), in the language a command speaks."""
+    return _command_catalog(cli_locale(environ), CLICK_DOMAIN).gettext(msgid)
+
+
+# Click's own words, as click asks for them (gettext, no context), in a gettext domain
+# of their own: scorer/translations/<lang>/LC_MESSAGES/click.po, kept by
+# scorer/catalogs.py. Click asks for "Options" as its help's heading, which the
+# messages' "Options" (the match form's, „Ustawienia”) is not: „Opcje”.
+CLICK_DOMAIN = "click"
 CLICK_WORDS = (
-    N_("Usage:"),
-    N_("Options"),
-    N_("Commands"),
-    N_("Show this message and exit."),
-    N_("Error: {message}"),
-    N_("Try '{command} {option}' for help."),
-    N_("Missing argument"),
-    N_("No such option {name!r}."),
-    N_("Invalid value for {param_hint}: {message}"),
-    N_("Aborted!"),
+    "Usage:",
+    "Options",
+    "Commands",
+    "Show this message and exit.",
+    "Error: {message}",
+    "Try '{command} {option}' for help.",
+    "Missing argument",
+    "No such option {name!r}.",
+    "Invalid value for {param_hint}: {message}",
+    "Aborted!",
 )
 
 
@@ -584,6 +606,7 @@ __all__ = [
     "N_",
     "said_now",
     "speak_click",
+    "click_said",
     "_",
     "L_",
     "ngettext",

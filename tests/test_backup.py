@@ -127,10 +127,10 @@ def test_the_cli_backs_up_and_restores(app, client, tmp_path):
     assert r.exit_code == 0 and target.exists() and str(target) in r.output
     client.post(f"/api/matches/{mid}/deals", json=DEAL)
     r = runner.invoke(args=["restore", str(target)])
-    assert r.exit_code == 0 and "restored from" in r.output
+    assert r.exit_code == 0 and r.output.startswith("Restored from ")
     assert len(client.get(f"/api/matches/{mid}").get_json()["deals"]) == 1
     r = runner.invoke(args=["restore", str(tmp_path / "missing.db")])
-    assert r.exit_code == 1 and "nothing restored" in r.output
+    assert r.exit_code == 1 and r.output.startswith("Nothing restored: ")
 
 
 def test_a_database_of_the_first_schema_is_migrated_with_everything_kept(tmp_path):
@@ -220,7 +220,7 @@ def test_restore_refuses_a_copy_whose_rows_the_pages_cannot_read(
     other = new_match(client, [DEAL], of=300)  # after the copy: a restore would drop it
     r = app.test_cli_runner().invoke(args=["restore", str(copy)])
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit), r.exception
-    assert f"nothing restored: in {copy}, match {mid} cannot be read (" in r.output
+    assert f"Nothing restored: in {copy}, match {mid} cannot be read (" in r.output
     assert message in r.output
     assert not (tmp_path / "backups").exists()
     with pytest.raises(backup.BackupError, match=message):

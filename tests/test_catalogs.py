@@ -55,6 +55,15 @@ def test_every_language_offered_is_complete(current, lang):
     assert catalogs.problems(catalogs.catalog_path(lang), lang, current, complete=True) == []
 
 
+@pytest.mark.parametrize("lang", catalogs.languages())
+def test_click_s_own_words_have_a_complete_catalog_of_their_own(lang):
+    # a domain of its own (scorer.i18n.CLICK_WORDS), kept by `make catalogs`
+    words = catalogs.click_words()
+    complete = lang in LANGUAGES
+    assert catalogs.problems(catalogs.click_path(lang), lang, words, complete=complete) == []
+    assert "Options" in ids(words) and "Usage:" in ids(words)
+
+
 def test_a_language_is_offered_only_with_its_catalog():
     assert "en" in LANGUAGES and set(LANGUAGES) <= set(catalogs.languages())
 

@@ -839,7 +839,7 @@ def test_play_through_the_replay_command(runner):
     bad["deals"][0]["play"]["tricks"][6][3] = [1, "JS"]
     out = runner.invoke(args=["replay", "-"], input=json.dumps(bad))
     assert out.exit_code == 1 and out.stdout == ""
-    assert out.stderr.strip() == "deal 1: trick 7: J♠ was already played in trick 1"
+    assert out.stderr.strip() == "Deal 1: trick 7: J♠ was already played in trick 1"
 
 
 def test_metamorphosis_and_variety_play_through_the_api_and_the_replay_command(client, runner):

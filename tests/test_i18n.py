@@ -222,13 +222,18 @@ def test_plural_forms_and_numbers_follow_the_locale(app):
     with app.test_request_context("/", headers=PL):
         hearts = [str(ngettext("%(num)s heart", "%(num)s hearts", k)) for k in (1, 3, 5, 22, 112)]
         assert hearts == ["1 kier", "3 kiery", "5 kierów", "22 kiery", "112 kierów"]
-        assert str(_("Deal %(n)s", n=1234)) == "Rozdanie 1\xa0234"
+        # four digits ungrouped in Polish (CLDR's minimumGroupingDigits 2), five grouped
+        assert str(_("Deal %(n)s", n=1234)) == "Rozdanie 1234"
+        assert str(_("Deal %(n)s", n=12345)) == "Rozdanie 12\xa0345"
         assert (
             render_template_string(
-                "{{ 1234 | num }}|{{ -5 | signed }}|{{ 3 | signed }}|{{ 0 | signed }}"
+                "{{ 1234 | num }}|{{ -1300 | signed }}|{{ 3 | signed }}|{{ 0 | signed }}"
+                "|{{ -13000 | signed }}"
             )
-            == "1\xa0234|-5|+3|0"
+            == "1234|-1300|+3|0|-13\xa0000"
         )
+    with app.test_request_context("/", headers={"Accept-Language": "en"}):
+        assert render_template_string("{{ 1234 | num }}|{{ -1300 | signed }}") == "1,234|-1,300"
 
 
 def test_the_home_page_counts_deals_with_the_plural_form(client):
@@ -262,10 +267,10 @@ def test_a_translation_with_wrong_placeholders_draws_the_english_not_an_error(cl
 @pytest.mark.parametrize(
     "env, said",
     [
-        ({"LANG": "pl_PL.UTF-8"}, "gra musi być jedną z: "),
-        ({"LANGUAGE": "ru:pl", "LANG": "C.UTF-8"}, "gra musi być jedną z: "),  # ru not offered
-        ({"LANG": "C.UTF-8", "LANGUAGE": ""}, "game must be one of "),
-        ({"LC_ALL": "en_GB.UTF-8", "LANG": "pl_PL.UTF-8"}, "game must be one of "),
+        ({"LANG": "pl_PL.UTF-8"}, "Gra musi być jedną z: "),
+        ({"LANGUAGE": "ru:pl", "LANG": "C.UTF-8"}, "Gra musi być jedną z: "),  # ru not offered
+        ({"LANG": "C.UTF-8", "LANGUAGE": ""}, "Game must be one of "),
+        ({"LC_ALL": "en_GB.UTF-8", "LANG": "pl_PL.UTF-8"}, "Game must be one of "),
     ],
 )
 def test_the_replay_command_speaks_the_language_lang_asks_for(app, tmp_path, env, said):

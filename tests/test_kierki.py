@@ -45,7 +45,7 @@ def test_the_deals_of_a_match_in_order():
     titles = [str(plan_of(r, k).title) for k in range(1, 13)]
     assert titles[0] == "Deal 1 of 12: no tricks"
     assert titles[5] == "Deal 6 of 12: no 7th and last trick"
-    assert titles[6] == "Deal 7 of 12: the robber: everything at once"
+    assert titles[6] == "Deal 7 of 12: the robber (everything at once)"
     assert titles[7:11] == [f"Deal {k} of 12: trumps" for k in range(8, 12)]
     assert titles[11] == "Deal 12 of 12: fan tan"
     # the deal passes to the left; the eldest leads every deal
@@ -152,7 +152,9 @@ def test_the_sheet_describes_and_tags_a_deal():
     plan = plan_of(r, 7)
     entry = r.check(ROBBER, plan)
     words = str(r.describe(entry, plan))
-    assert words.startswith("Ala 4 tricks, 5 hearts, 1 queen, 3 kings or jacks, K♥, the last trick")
+    assert words.startswith(
+        "Ala: 4 tricks, 5 hearts, 1 queen, 3 kings or jacks, K♥, the last trick; Bartek: "
+    )
     assert r.score(entry, plan).tag == "∑"
     plan = plan_of(r, 12)
     assert str(r.describe({"first": 2, "second": 0}, plan)) == "Celina out first, Ala out second"
@@ -476,9 +478,11 @@ def test_the_fan_tan_form_offers_no_check_and_the_check_page_says_why(client):
 
 
 def test_the_rules_page_writes_the_robbers_total_as_each_language_writes_numbers(client):
-    """-1,300 is English only: Russian groups thousands with a space (-1 300, as
-    the sheet writes totals), Polish too."""
-    for lang, written in (("en", "-1,300"), ("ru", "-1\xa0300"), ("pl", "-1\xa0300")):
+    """-1,300 is English only: Russian and Czech group thousands with a space (-1 300,
+    as the sheet writes totals); Polish writes four digits ungrouped (-1300: CLDR's
+    minimumGroupingDigits 2)."""
+    written_in = (("en", "-1,300"), ("ru", "-1\xa0300"), ("cs", "-1\xa0300"), ("pl", "-1300"))
+    for lang, written in written_in:
         page = client.get("/rules/kierki", headers={"Accept-Language": lang}).get_data(True)
         assert f"<td>{written}</td>" in page, lang
 

@@ -51,7 +51,7 @@ def test_the_deals_of_a_match_in_order():
         "Deal 4 of 11: no queens",
         "Deal 5 of 11: no last two tricks",
         "Deal 6 of 11: no king of hearts",
-        "Deal 7 of 11: the eralash: everything at once",
+        "Deal 7 of 11: the eralash (everything at once)",
     ]
     assert titles[7:] == [f"Deal {k} of 11: trumps" for k in range(8, 12)]
     # the deal passes to the left; the eldest leads every deal
@@ -68,6 +68,9 @@ def test_the_deals_of_a_match_in_order():
         "Deal 7 of 12: take tricks",
         "Deal 12 of 12: take the king of hearts",
     ]
+    # the eralash of the positive round (mirror), its title with one colon
+    m = rules_for(positive="mirror")
+    assert str(plan_of(m, 14).title) == "Deal 14 of 14: the eralash (take everything)"
 
 
 def test_deal_1_no_tricks():
@@ -171,7 +174,7 @@ def test_the_sheet_describes_and_tags_a_deal():
     plan = plan_of(r, 7)
     entry = r.check(ERALASH, plan)
     words = str(r.describe(entry, plan))
-    assert words.startswith("Ala 3 tricks, 3 hearts, 1 jack, 1 queen, K♥, trick 8")
+    assert words.startswith("Ala: 3 tricks, 3 hearts, 1 jack, 1 queen, K♥, trick 8; Bartek: ")
     assert r.score(entry, plan).tag == "∑"
     tags = [str(r.tag(plan_of(r, k).context["contract"], {})) for k in range(1, 9)]
     assert tags == ["tricks", "♥", "J", "Q", "7·8", "K♥", "∑", "trumps"]

@@ -418,7 +418,7 @@ def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_k
         sheet = get(client, f"/m/{mid}", lang)
         assert f", {queen} → 17" in sheet, lang  # Ala: 4 hearts and Q♠ = 17
         rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang), lang)
-        assert f"Ala 4♥ {queen}; Bartek 6♥ {king_ace}; Celina 3♥" in rows[1][5], lang
+        assert f"Ala: 4♥ {queen}; Bartek: 6♥ {king_ace}; Celina: 3♥" in rows[1][5], lang
     record = client.get(f"/m/{mid}/record.json", headers=HEADERS["ru"]).get_json()
     assert record["deals"] == [DEAL]
 
@@ -746,6 +746,45 @@ def test_metamorphosis_pages_count_plays_not_deals(client, lang):
             assert deal not in text.lower(), url
         for url in (f"/m/{mid}/export.csv", f"/m/{mid}/sheet.csv"):
             assert deal not in get(client, url, lang).lower(), url
+
+
+# The queue note's lines for several deals waiting on the phone, and a held row's:
+# Metamorphosis' in its plays, every other game's in deals.
+QUEUED = {
+    ("pl", "metamorphosis"): (
+        "Rozgrywki {list}: jeszcze niezapisane – czekają na połączenie.",
+        "Rozgrywki {list}: jeszcze niezapisane – najpierw popraw wpis odrzucony wyżej.",
+        "nie zapisano – zobacz wyżej",
+    ),
+    ("pl", "hearts"): (
+        "Rozdania {list}: jeszcze niezapisane – czekają na połączenie.",
+        "Rozdania {list}: jeszcze niezapisane – najpierw popraw wpis odrzucony wyżej.",
+        "nie zapisano – zobacz wyżej",
+    ),
+    ("ru", "metamorphosis"): (
+        "Розыгрыши {list}: ещё не сохранены — нет связи.",
+        "Розыгрыши {list}: ещё не сохранены — сначала исправьте то, что отклонено выше.",
+        "не сохранён: откройте его выше",
+    ),
+    ("ru", "hearts"): (
+        "Сдачи {list}: ещё не сохранены — нет связи.",
+        "Сдачи {list}: ещё не сохранены — сначала исправьте то, что отклонено выше.",
+        "не сохранено: откройте её выше",
+    ),
+}
+
+
+@pytest.mark.parametrize("lang, game", list(QUEUED))
+def test_the_queue_note_names_the_deals_that_wait_in_the_game_s_words(client, lang, game):
+    players = NAMES[: PLAYERS.get(game, 4)]
+    record = {"game": game, "players": players, "first_dealer": 0, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    waiting, behind, held = QUEUED[(lang, game)]
+    for url in (f"/m/{mid}", f"/m/{mid}/deal"):
+        page = html.unescape(get(client, url, lang))
+        assert f'data-waiting-many="{waiting}"' in page, url
+        assert f'data-behind-many="{behind}"' in page, url
+        assert f'data-row-held="{held}"' in page, url
 
 
 # What the API and an import refuse counts plays too: (a refused play 2, no play 7,
@@ -1203,10 +1242,50 @@ def test_the_english_commands_say_what_is_checked_below(commands):
     assert "there is no such file" in said["replay, missing"]
     assert "it is a folder, not a file" in said["replay, a folder"]
     assert "it is not a database" in said["restore, not a database"]
-    assert "restored from FOLDER/copy-en.db" in said["restore"]
+    assert said["restore"].startswith("Restored from FOLDER/copy-en.db; ")
     assert "Scan it with a phone's camera" in said["make table"]
     assert "A phone's first time" in said["make table"]
     assert "(this machine only)" in said["make run"]
+
+
+@pytest.mark.parametrize(
+    "lang, replay, restore",
+    [
+        ("en", "Cannot read FOLDER/missing.json: ", "Nothing restored: "),
+        ("pl", "Nie można odczytać FOLDER/missing.json: ", "Niczego nie przywrócono: "),
+        ("ru", "Не удалось прочитать FOLDER/missing.json: ", "Ничего не восстановлено: "),
+        ("cs", "Soubor FOLDER/missing.json nelze přečíst: ", "Nic se neobnovilo: "),
+        ("eo", "Ne eblas legi FOLDER/missing.json: ", "Nenio restarigita: "),
+    ],
+)
+def test_a_line_a_command_prints_on_its_own_begins_with_a_capital(commands, lang, replay, restore):
+    said = commands[lang]
+    assert said["replay, missing"].startswith(replay)
+    assert said["restore, missing"].startswith(restore)
+    assert said["restore, not a database"].startswith(restore)
+    # the part after the colon stays as the catalog keeps it, small
+    assert said["replay, missing"][len(replay)].islower()
+
+
+# Click's heading of the options, its own word (the domain "click"), not the match
+# form's "Options" (the messages' „Ustawienia”, «Nastavení»).
+CLICK_OPTIONS = {
+    "en": ("Options:", "Options"),
+    "pl": ("Opcje:", "Ustawienia"),
+    "ru": ("Параметры:", "Настройки"),
+    "cs": ("Volby:", "Nastavení"),
+    "eo": ("Opcioj:", "Agordoj"),
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_click_s_options_heading_is_its_own_word_not_the_match_form_s(commands, lang):
+    from scorer.i18n import said_now  # noqa: PLC0415
+
+    heading, form = CLICK_OPTIONS[lang]
+    for command in ("replay", "backup", "restore", "rebuild", "links"):
+        assert f"\n{heading}\n" in commands[lang][f"{command} --help"], command
+    assert said_now("Options", {"LANG": LANG[lang]}) == form
 
 
 @pytest.mark.parametrize("lang", OTHERS)
@@ -1428,6 +1507,36 @@ def test_slobberhannes_in_words_names_each_player_then_what_they_took(app):
     assert said == "Bartek: pierwsza lewa; Celina: ostatnia lewa; Darek: D♣", said
 
 
+# Every game's entry in words says it as Slobberhannes does: a name, a colon, what
+# that player took (Polish: W for a jack, 7 lew, 4 lewy).
+IN_WORDS = {
+    "hearts": (
+        {"hearts": [4, 6, 3, 0], "taken_by": {"QS": 0}},
+        "Ala: 4♥ D♠; Bartek: 6♥; Celina: 3♥",
+    ),
+    "knaves": (
+        {"tricks": [7, 6, 4], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}},
+        "Ala: 7 lew, W♥; Bartek: 6 lew, W♦, W♠; Celina: 4 lewy, W♣",
+    ),
+    "polignac": (
+        {"taken_by": {"JS": 0, "JC": 1, "JH": 0, "JD": 2}},
+        "Ala: W♠ W♥; Bartek: W♣; Celina: W♦",
+    ),
+}
+
+
+@pytest.mark.parametrize("game", list(IN_WORDS))
+def test_every_game_in_words_names_each_player_then_a_colon(app, game):
+    cls = GAMES[game]
+    n = PLAYERS.get(game, 4)
+    rules = cls(cls.normalize_options({}, n), NAMES[:n])
+    plan = rules.plan(rules.start(0))
+    entry, expected = IN_WORDS[game]
+    with app.test_request_context("/", headers=HEADERS["pl"]):
+        said = str(rules.describe(entry, plan))
+    assert said == expected, said
+
+
 # The home page's heading holds its count in brackets (the Polish reader: „Partie 23
 # partie” said the word twice).
 def test_the_home_page_s_heading_holds_the_count_of_matches(client):
@@ -1518,3 +1627,54 @@ def test_the_check_page_says_no_trumps_once_in_metamorphosis(client):
     ).get_json()["id"]
     page = visible(get(client, f"/m/{mid}/check", "ru"))
     assert page.lower().count("без козыря") == 1, page
+
+
+# A deal's title names its deal after one colon at most: the robber's and the eralash's
+# names say what they count in brackets, not after a second colon.
+ONE_COLON = {
+    "en": "Deal 7 of 12: the robber (everything at once)",
+    "pl": "rozbójnik (wszystko naraz)",
+    "ru": "«ералаш» (всё сразу)",
+    "cs": "loupežník (všechno najednou)",
+    "eo": "la rabisto (ĉio samtempe)",
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_deal_title_of_kierki_or_king_holds_two_colons(app, lang):
+    from .helpers import plan_of  # noqa: PLC0415
+
+    titles = []
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        for key, options, deals in (
+            ("kierki", {}, 12),
+            ("king", {}, 11),
+            ("king", {"positive": "mirror"}, 14),
+        ):
+            rules = GAMES[key](GAMES[key].normalize_options(options, 4), NAMES[:4])
+            titles += [str(plan_of(rules, k).title) for k in range(1, deals + 1)]
+    assert all(t.count(":") <= 1 for t in titles), titles
+    assert any(ONE_COLON[lang] in t for t in titles), titles
+
+
+# Polish writes a four-digit number ungrouped (CLDR's minimumGroupingDigits 2: 1150,
+# but 10 000); the other languages group it. Kierki to deal 5, Ala taking all: 13
+# tricks × 20, 13 hearts × 20, 4 queens × 60, 8 kings and jacks × 30 and K♥ 150 =
+# 260 + 260 + 240 + 240 + 150 = 1150 lost.
+ALA_S_TOTAL = {"en": "-1,150", "pl": "-1150", "ru": "-1\xa0150", "cs": "-1\xa0150"}
+
+
+@pytest.mark.parametrize("lang", list(ALA_S_TOTAL))
+def test_the_sheet_writes_four_digits_as_the_language_groups_them(client, lang):
+    deals = [
+        {"tricks": [13, 0, 0, 0]},
+        {"hearts": [13, 0, 0, 0]},
+        {"queens": [4, 0, 0, 0]},
+        {"kings_jacks": [8, 0, 0, 0]},
+        {"taken_by": {"KH": 0}},
+    ]
+    mid = imported(client, "kierki", deals)
+    sheet = get(client, f"/m/{mid}", lang)
+    assert f">{ALA_S_TOTAL[lang]}<" in sheet, lang
+    if lang == "pl":
+        assert "1\xa0150" not in sheet and "1 150" not in sheet

@@ -682,13 +682,13 @@ def test_describe_in_words():
         ]
     )
     assert st_.rows[0].words == (
-        "Ala 4 tricks, 3 clubs; Bartek 4 tricks, 5 clubs; "
-        "Celina 4 tricks, 0 clubs; "
+        "Ala: 4 tricks, 3 clubs; Bartek: 4 tricks, 5 clubs; "
+        "Celina: 4 tricks, 0 clubs; "
         "declarations: Ala deal 2, Bartek deal 4, Celina deal 1"
     )
     assert (
-        st_.rows[2].words == "Ala 1 trick, 3 cards; Bartek 2 tricks, 6 cards; "
-        "Celina 9 tricks, 27 cards"
+        st_.rows[2].words == "Ala: 1 trick, 3 cards; Bartek: 2 tricks, 6 cards; "
+        "Celina: 9 tricks, 27 cards"
     )
 
 

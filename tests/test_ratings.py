@@ -493,7 +493,7 @@ def test_rebuild_names_ratings_that_differed(app, client, runner):
     result = runner.invoke(args=["rebuild"])
     assert result.exit_code == 1
     assert (
-        f"phone {browser(client)[:8]}: kept ratings differed from match {pub} on" in result.output
+        f"Phone {browser(client)[:8]}: kept ratings differed from match {pub} on" in result.output
     )
     assert "The ratings of 1 phone rated afresh; 1 differed from what was kept." in result.output
     assert close(league_of(app, client), want)

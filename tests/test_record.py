@@ -185,10 +185,10 @@ BAD_DEAL_3 = json.dumps(
 @pytest.mark.parametrize(
     "text, message",
     [
-        (BAD_DEAL_3, "deal 3: hearts add up to 14, but 13 are in play"),
-        ("{not json", "not JSON: cut off or mistyped at line 1, column 2"),  # where it is
-        ("[" * 100_000, "not JSON"),
-        ("", "not JSON: it is empty"),
+        (BAD_DEAL_3, "Deal 3: hearts add up to 14, but 13 are in play"),
+        ("{not json", "Not JSON: cut off or mistyped at line 1, column 2"),  # where it is
+        ("[" * 100_000, "Not JSON"),
+        ("", "Not JSON: it is empty"),
     ],
 )
 def test_replay_refuses_in_one_line_exit_1(runner, tmp_path, text, message):
@@ -204,7 +204,7 @@ def test_replay_missing_file(runner, tmp_path):
     r = runner.invoke(args=["replay", str(tmp_path / "nope.json")])
     assert r.exit_code == 1 and isinstance(r.exception, SystemExit)
     # the system's error in our words (scorer.i18n.system_error), in LANG's language
-    assert r.stderr.strip() == f"cannot read {tmp_path / 'nope.json'}: there is no such file"
+    assert r.stderr.strip() == f"Cannot read {tmp_path / 'nope.json'}: there is no such file"
 
 
 def test_replay_as_a_real_process_exits_1_with_one_line(tmp_path):
@@ -220,7 +220,7 @@ def test_replay_as_a_real_process_exits_1_with_one_line(tmp_path):
         env=env,
     )
     assert r.returncode == 1
-    assert r.stderr == "deal 3: hearts add up to 14, but 13 are in play\n"
+    assert r.stderr == "Deal 3: hearts add up to 14, but 13 are in play\n"
     assert r.stdout == ""
 
 

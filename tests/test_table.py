@@ -464,9 +464,9 @@ def test_links_gives_each_match_not_finished_its_score_link_at_the_new_address(
     empty = make(tmp_path / "empty").test_cli_runner()
     assert (
         empty.invoke(args=["links", "--base", base]).output
-        == "no match here is still being played (--all gives the finished ones)\n"
+        == "No match here is still being played (--all gives the finished ones)\n"
     )
-    assert empty.invoke(args=["links", "--base", base, "--all"]).output == "no match here\n"
+    assert empty.invoke(args=["links", "--base", base, "--all"]).output == "No match here\n"
 
 
 # --- a real host: deploy/scorer.service and deploy/Caddyfile ----------------------------

@@ -566,6 +566,11 @@ DEAL_WORDS = {
     "other_questions": L_(
         "{what}: its questions depend on the deal before it. Enter it once the connection is back."
     ),
+    # what the queue note and the sheet's rows say of deals waiting on the phone
+    # (static/queue.js fills in {list}: "2–5, 7")
+    "queue_waiting": L_("Deals {list}: not saved yet — waiting for the connection."),
+    "queue_behind": L_("Deals {list}: not saved yet — first put right the one refused above."),
+    "queue_row_held": L_("not saved: open it above"),
     # the refusals of the fold and the store, which the API and an import show too
     "refused": L_("deal %(n)s: %(message)s"),
     "no_deal": L_("there is no deal %(n)s"),
@@ -802,6 +807,11 @@ class Game(ABC):
     def describe(self, entry: dict, plan: Plan) -> str:
         """The entry in words, for the sheet and the CSV."""
         return ""
+
+    def took(self, seat: int, taken: Any) -> Text:
+        """A player's part of the entry in words: the name, then what they took, as a
+        line of the check's table reads ("Bartek: the first trick, Q♠")."""
+        return _("%(name)s: %(taken)s", name=self.names[seat], taken=taken)
 
     def figures(self, rows: list) -> list[Figure]:
         """What the table entered that a player page counts, over a match's deal

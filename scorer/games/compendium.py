@@ -448,7 +448,7 @@ class Compendium(Game):
                 self.owner_words(k) for k, who in entry.get("taken_by", {}).items() if who == s
             ]
             if took:
-                parts.append(self.names[s] + " " + join(", ", took))
+                parts.append(self.took(s, join(", ", took)))
         return join("; ", parts)
 
     # --- the engine -------------------------------------------------------------------

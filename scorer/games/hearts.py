@@ -361,7 +361,6 @@ class HeartsFamily(Game):
         return Outcome(True, self.best(totals))
 
     def describe(self, entry: dict, plan: Plan) -> str:
-        names = self.names
         parts = []
         for s in range(self.n):
             taken = []
@@ -371,7 +370,7 @@ class HeartsFamily(Game):
                 taken.append(f"{entry['hearts'][s]}♥")
             taken += [display(c) for c, who in entry["taken_by"].items() if who == s]
             if taken:
-                parts.append(join(" ", [names[s], *taken]))
+                parts.append(self.took(s, join(" ", taken)))
         return join("; ", parts)
 
 

@@ -96,7 +96,7 @@ NAMES = {
     "queens": L_("no queens"),
     "kings_jacks": L_("no kings or jacks"),
     "king_of_hearts": L_("no king of hearts"),
-    "robber": L_("the robber: everything at once"),
+    "robber": L_("the robber (everything at once)"),
     "trumps": L_("trumps"),
     "fan_tan": L_("fan tan"),
 }

@@ -71,7 +71,7 @@ NAMES = {
         "queens": L_("no queens"),
         "last_two": L_("no last two tricks"),
         "king_of_hearts": L_("no king of hearts"),
-        "eralash": L_("the eralash: everything at once"),
+        "eralash": L_("the eralash (everything at once)"),
     },
     1: {
         "tricks": L_("take tricks"),
@@ -82,7 +82,7 @@ NAMES = {
         "queens": L_("take queens"),
         "last_two": L_("take the last two tricks"),
         "king_of_hearts": L_("take the king of hearts"),
-        "eralash": L_("the eralash: take everything"),
+        "eralash": L_("the eralash (take everything)"),
         "trumps": L_("trumps"),
     },
 }

@@ -241,7 +241,7 @@ class Knaves(Game):
         for s in range(self.n):
             taken = [ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s])]
             taken += [display(j) for j in JACKS if entry["taken_by"][j] == s]
-            parts.append(self.names[s] + " " + join(" ", taken))
+            parts.append(self.took(s, join(", ", taken)))
         if entry.get("turn_up"):
             parts.append(_("%(card)s turned up", card=display(entry["turn_up"])))
         return join("; ", parts)

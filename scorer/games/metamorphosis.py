@@ -287,6 +287,13 @@ class Metamorphosis(Game):
             "%(why)s: nothing was saved. Go back to the sheet to see the deals as "
             "they stand; this page keeps your tricks until you leave it.",
         ),
+        "queue_waiting": pgettext(
+            "metamorphosis", "Deals {list}: not saved yet — waiting for the connection."
+        ),
+        "queue_behind": pgettext(
+            "metamorphosis", "Deals {list}: not saved yet — first put right the one refused above."
+        ),
+        "queue_row_held": pgettext("metamorphosis", "not saved: open it above"),
         "more_waiting": npgettext(
             "metamorphosis",
             "%(num)s more deal waits for a choice on the sheet.",
@@ -899,7 +906,7 @@ class Metamorphosis(Game):
                 words.append(counted_words("cards", entry["tricks"][s] * self.n))
             else:
                 words.append(counted_words(rule.counted, entry[rule.counted][s]))
-            parts.append(self.names[s] + " " + join(", ", words))
+            parts.append(self.took(s, join(", ", words)))
         text = join("; ", parts)
         if "declarations" in entry:
             # a part of the line after "; ": lower-case, not the deal page's note

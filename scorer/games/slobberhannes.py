@@ -144,6 +144,5 @@ class Slobberhannes(Game):
         for s in range(self.n):
             taken = [WORDS[p] for p in PENALTIES if entry["taken_by"][p] == s]
             if taken:
-                # the name, then what they took, as a line of the check's table reads
-                parts.append(_("%(name)s: %(taken)s", name=self.names[s], taken=join(", ", taken)))
+                parts.append(self.took(s, join(", ", taken)))
         return join("; ", parts)

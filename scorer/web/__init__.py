@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException, SecurityError
 
 from .. import chart
 from ..cards import SYMBOLS, display, is_red
-from ..games import GAMES
+from ..games import GAMES, Game
 from ..i18n import _, day, day_and_time
 from ..match import DealError
 from ..store import Busy, KeyReused, NotFound, Stale, StoreError
@@ -140,6 +140,7 @@ def register(app: Flask) -> None:
     def globals_():
         return {
             "GAMES": GAMES,
+            "Game": Game,  # a deal's words where the page has no game (Game.words)
             "card": display,
             "is_red": is_red,
             "SUITS": SYMBOLS,
