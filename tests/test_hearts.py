@@ -370,4 +370,5 @@ def test_each_deal_in_words():
     row = fold(m).rows[0]
     # 4 + 13 = 17; 8 + 10 + 7 = 25; 1
     assert row.score.lines == ["4 hearts, Q♠ → 17", "8 hearts, K♠, A♠ → 25", "1 heart → 1"]
-    assert row.words == "Ala: 4♥ Q♠; Bartek: 8♥ K♠ A♠; Celina: 1♥"
+    # a count of hearts in words: "4♥" reads as the four of hearts
+    assert row.words == "Ala: 4 hearts, Q♠; Bartek: 8 hearts, K♠ A♠; Celina: 1 heart"

@@ -407,18 +407,19 @@ def csv_rows(text: str, lang: str) -> list[list[str]]:
 
 def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_keeps_qs(client):
     mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
-    said = {
-        "en": ("Q♠", "K♠ A♠"),
-        "pl": ("D♠", "K♠ A♠"),
-        "ru": ("Д♠", "К♠ Т♠"),
-        "cs": ("Q♠", "K♠ A♠"),
-        "eo": ("Q♠", "K♠ A♠"),
+    said = {  # the cards, and 4, 6 and 3 hearts as each language counts them
+        "en": ("Q♠", "K♠ A♠", ("4 hearts", "6 hearts", "3 hearts")),
+        "pl": ("D♠", "K♠ A♠", ("4 kiery", "6 kierów", "3 kiery")),
+        "ru": ("Д♠", "К♠ Т♠", ("4 червы", "6 червей", "3 червы")),
+        "cs": ("Q♠", "K♠ A♠", ("4 srdce", "6 srdcí", "3 srdce")),
+        "eo": ("Q♠", "K♠ A♠", ("4 koroj", "6 koroj", "3 koroj")),
     }
-    for lang, (queen, king_ace) in said.items():
+    for lang, (queen, king_ace, (four, six, three)) in said.items():
         sheet = get(client, f"/m/{mid}", lang)
         assert f", {queen} → 17" in sheet, lang  # Ala: 4 hearts and Q♠ = 17
         rows = csv_rows(get(client, f"/m/{mid}/export.csv", lang), lang)
-        assert f"Ala: 4♥ {queen}; Bartek: 6♥ {king_ace}; Celina: 3♥" in rows[1][5], lang
+        words = f"Ala: {four}, {queen}; Bartek: {six}, {king_ace}; Celina: {three}"
+        assert words in rows[1][5], lang
     record = client.get(f"/m/{mid}/record.json", headers=HEADERS["ru"]).get_json()
     assert record["deals"] == [DEAL]
 
@@ -1512,7 +1513,7 @@ def test_slobberhannes_in_words_names_each_player_then_what_they_took(app):
 IN_WORDS = {
     "hearts": (
         {"hearts": [4, 6, 3, 0], "taken_by": {"QS": 0}},
-        "Ala: 4♥ D♠; Bartek: 6♥; Celina: 3♥",
+        "Ala: 4 kiery, D♠; Bartek: 6 kierów; Celina: 3 kiery",
     ),
     "knaves": (
         {"tricks": [7, 6, 4], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}},

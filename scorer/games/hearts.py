@@ -23,6 +23,7 @@ from .base import (
     Outcome,
     Plan,
     Score,
+    count_words,
     counts,
     end_options,
     only_fields,
@@ -272,9 +273,7 @@ class HeartsFamily(Game):
             hearts = [k * value for k in entry["hearts"]]
         points = list(hearts)
         lines = [
-            [ngettext("%(num)s heart", "%(num)s hearts", entry["hearts"][s])]
-            if entry["hearts"][s]
-            else []
+            [count_words("hearts", entry["hearts"][s])] if entry["hearts"][s] else []
             for s in range(n)
         ]
         for c, value in cards.items():
@@ -363,14 +362,14 @@ class HeartsFamily(Game):
     def describe(self, entry: dict, plan: Plan) -> str:
         parts = []
         for s in range(self.n):
-            taken = []
-            if "heart_cards" in entry:
-                taken += [display(c) for c in entry["heart_cards"][s]]
-            elif entry["hearts"][s]:
-                taken.append(f"{entry['hearts'][s]}♥")
-            taken += [display(c) for c, who in entry["taken_by"].items() if who == s]
+            cards = [display(c) for c in entry.get("heart_cards", [[]] * self.n)[s]]
+            cards += [display(c) for c, who in entry["taken_by"].items() if who == s]
+            # a count of hearts in words ("10 hearts"): "10♥" reads as the ten of hearts
+            count = entry["hearts"][s] if "heart_cards" not in entry else 0
+            taken = [count_words("hearts", count)] if count else []
+            taken += [join(" ", cards)] if cards else []
             if taken:
-                parts.append(self.took(s, join(" ", taken)))
+                parts.append(self.took(s, join(", ", taken)))
         return join("; ", parts)
 
 
