@@ -71,6 +71,18 @@ class Spoken(click.Command):
     def get_short_help_str(self, limit: int = 45) -> str:
         return click.utils.make_default_short_help(said_now(self.help), limit)
 
+    def parse_args(self, ctx, args):
+        """What is typed, named in the command's language in its usage line, its
+        help and its errors ([OPTIONS], FILE, TEXT: click's placeholders)."""
+        self.options_metavar = click_said("[OPTIONS]")
+        for param in self.params:
+            if isinstance(param, click.Argument):
+                typed = click_said(param.name.upper())
+                param.metavar = typed if param.required else f"[{typed}]"
+            elif isinstance(param, click.Option) and not param.is_flag:
+                param.metavar = click_said(param.type.name.upper())
+        return super().parse_args(ctx, args)
+
     def get_help_option(self, ctx):
         """--help, said now (click makes it once and keeps it)."""
         option = super().get_help_option(ctx)

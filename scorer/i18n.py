@@ -564,6 +564,10 @@ CLICK_WORDS = (
     "No such option {name!r}.",
     "Invalid value for {param_hint}: {message}",
     "Aborted!",
+    # the placeholders of a usage line and an option's help (scorer.cli.Spoken)
+    "[OPTIONS]",
+    "FILE",
+    "TEXT",
 )
 
 

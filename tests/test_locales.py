@@ -1679,3 +1679,10 @@ def test_the_sheet_writes_four_digits_as_the_language_groups_them(client, lang):
     assert f">{ALA_S_TOTAL[lang]}<" in sheet, lang
     if lang == "pl":
         assert "1\xa0150" not in sheet and "1 150" not in sheet
+
+
+def test_a_usage_line_names_what_is_typed_in_the_command_s_language(commands):
+    """click's placeholders ([OPTIONS], FILE) are words a host reads: said too."""
+    assert "replay [OPCJE] PLIK" in commands["pl"]["replay --help"]
+    assert "backup [ПАРАМЕТРЫ] [ФАЙЛ]" in commands["ru"]["backup --help"]
+    assert "replay [OPTIONS] FILE" in commands["en"]["replay --help"]
