@@ -432,7 +432,7 @@ CSV_HEADER = {
         "rozdający",
         "gracz",
         "nr przy stole",  # the seat: "miejsce" is a place at the end
-        "co wzięto",  # who took what, in the deal
+        "wpis",  # the deal's entry: what was taken, or Variety's calls
         "punkty",
         "suma",
         "miejsce",
