@@ -77,13 +77,15 @@ CHECK = r"""() => {
       out.push(`text clipped (${e.scrollWidth} > ${e.clientWidth} px) — ${name(e)}`);
   }
   // a word broken inside: a word of a heading cell, a chip, a button or a legend (a
-  // question's label, the check's "who leads") on two lines
+  // question's label, the check's "who leads") on two lines (a hyphenated word's
+  // parts are words: "kor-" then "reĝo" is a break where a typesetter makes one)
   const labels = "main th, main td, main .chip, main button, main a.button, main legend";
   for (const e of document.querySelectorAll(labels)) {
     if (!seen(e)) continue;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      const re = /[^\s\u00a0]{2,}/g;
+      // the parts of a hyphenated word apart: a line may break after its hyphen
+      const re = /[^\s\u00a0-]{2,}-?/g;
       let m;
       while ((m = re.exec(t.data))) {
         const range = document.createRange();
@@ -170,6 +172,7 @@ BM1 = {"hearts": [4, 6, 3], "taken_by": {"QS": 0, "KS": 1, "AS": 1}}
 BM2 = {"hearts": [2, 1, 10], "taken_by": {"QS": 1, "KS": 2, "AS": 2}}
 VARIETY1 = {"bids": [2, 3, 6, 2], "contract": 2, "attackers": [1, 0], "tricks": 7}
 META1 = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0]}
+KIERKI_BEFORE_4 = [{"tricks": [3, 4, 2, 4]}, {"hearts": [0, 6, 4, 3]}, {"queens": [2, 0, 1, 1]}]
 
 
 def played_with_tricks(game: str, players: int) -> dict:
@@ -194,6 +197,9 @@ def pages(browser, live_server):
     declaring = make(request, "metamorphosis", 3, [])  # a round's first deal: declarations
     hearts = make(request, "hearts", 4, [{"hearts": [3, 4, 5, 1], "taken_by": {"QS": 2}}])
     checked = make(request, "hearts", 4, [played_with_tricks("hearts", 4)])
+    # Kierki's deal 4 asks for the kings and jacks («мальчики»), King's first deal
+    kierki = make(request, "kierki", 4, KIERKI_BEFORE_4)
+    king = make(request, "king", 4, [])
     scorer = context.storage_state()
     context.close()
     return scorer, {
@@ -216,6 +222,10 @@ def pages(browser, live_server):
         "deal, Metamorphosis with declarations": declaring + "/deal",
         "rules, Metamorphosis": "/rules/metamorphosis",
         "rules, Variety": "/rules/variety",
+        "deal, Kierki": kierki + "/deal",
+        "deal, King": king + "/deal",
+        "rules, Kierki": "/rules/kierki",
+        "rules, King": "/rules/king",
         "trick": "/trick?game=black_maria&cards=QS+KS+2S",
         "players": "/players",
         "player": "/p/Aleksandra",
