@@ -556,7 +556,7 @@ NOT_COUNTED = {
 }
 TOO_MANY = {
     "en": "clubs add up to 14, but the pack has only 13",
-    "pl": "trefle: razem 14, a w talii jest ich tylko 13",
+    "pl": "trefle to razem 14, a w talii jest ich tylko 13",
     "ru": "трефы: в сумме 14, а в колоде их только 13",
     "cs": "kříže: součet je 14, ale balíček jich má jen 13",
     "eo": "trefoj: la sumo estas 14, sed la kartaro havas nur 13",
@@ -903,7 +903,7 @@ def test_a_missing_taker_is_asked_for_as_a_trick_or_a_card(client, lang):
 # where a language says it so; English keeps docs/record.md's "hearts add up to 14".
 COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
-    "pl": "Wzięte kiery: razem 14, a w grze jest 13",
+    "pl": "Wzięte kiery to razem 14, a suma musi wynosić 13",
     "ru": "Взятые черви: в сумме 14, а в игре их 13",
     "cs": "Vzatá srdce: součet je 14, ale má být 13",
     "eo": "Prenitaj koroj: la sumo estas 14, sed devas esti 13",
