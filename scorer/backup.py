@@ -78,6 +78,8 @@ def check(path: str | os.PathLike) -> list[str]:
         finally:
             conn.close()
     except sqlite3.DatabaseError as e:
+        if "not a database" in str(e):  # the reason would say it again
+            raise BackupError(_("%(file)s is not a Scorer database", file=str(path))) from None
         raise BackupError(
             _(
                 "%(file)s is not a database Scorer can read (%(why)s)",

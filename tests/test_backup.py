@@ -68,7 +68,7 @@ def test_restore_puts_a_copy_back_and_keeps_what_was_there(app, client, tmp_path
 @pytest.mark.parametrize(
     "make, message",
     [
-        (lambda p: p.write_bytes(b"not a database at all" * 100), "not a database Scorer can read"),
+        (lambda p: p.write_bytes(b"not a database at all" * 100), "is not a Scorer database"),
         (lambda p: sqlite3.connect(p).execute("create table t (x)"), "is not a Scorer database"),
         (lambda p: None, "there is no file"),
     ],

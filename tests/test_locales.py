@@ -1242,7 +1242,7 @@ def test_the_english_commands_say_what_is_checked_below(commands):
     assert "there is no file FOLDER/missing.db" in said["restore, missing"]
     assert "there is no such file" in said["replay, missing"]
     assert "it is a folder, not a file" in said["replay, a folder"]
-    assert "it is not a database" in said["restore, not a database"]
+    assert "notes.txt is not a Scorer database" in said["restore, not a database"]
     assert said["restore"].startswith("Restored from FOLDER/copy-en.db; ")
     assert "Scan it with a phone's camera" in said["make table"]
     assert "A phone's first time" in said["make table"]
