@@ -904,7 +904,7 @@ def test_a_missing_taker_is_asked_for_as_a_trick_or_a_card(client, lang):
 COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
     "pl": "Wzięte kiery: razem 14, a w grze jest 13",
-    "ru": "Взятые черви: в сумме 14, а в игре их 13",
+    "ru": "Взятые черви: в сумме 14, а всего их 13",
     "cs": "Vzatá srdce: součet je 14, ale má být 13",
     "eo": "Prenitaj koroj: la sumo estas 14, sed devas esti 13",
 }
