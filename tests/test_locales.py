@@ -903,13 +903,8 @@ def test_a_missing_taker_is_asked_for_as_a_trick_or_a_card(client, lang):
 # where a language says it so; English keeps docs/record.md's "hearts add up to 14".
 COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
-<<<<<<< HEAD
     "pl": "Wzięte kiery to razem 14, a suma musi wynosić 13",
-    "ru": "Взятые черви: в сумме 14, а в игре их 13",
-=======
-    "pl": "Wzięte kiery: razem 14, a w grze jest 13",
     "ru": "Взятые черви: в сумме 14, а всего их 13",
->>>>>>> s2-ru4
     "cs": "Vzatá srdce: součet je 14, ale má být 13",
     "eo": "Prenitaj koroj: la sumo estas 14, sed devas esti 13",
 }
@@ -1667,7 +1662,7 @@ def test_no_deal_title_of_kierki_or_king_holds_two_colons(app, lang):
 # but 10 000); the other languages group it. Kierki to deal 5, Ala taking all: 13
 # tricks × 20, 13 hearts × 20, 4 queens × 60, 8 kings and jacks × 30 and K♥ 150 =
 # 260 + 260 + 240 + 240 + 150 = 1150 lost.
-ALA_S_TOTAL = {"en": "-1,150", "pl": "-1150", "ru": "-1\xa0150", "cs": "-1\xa0150"}
+ALA_S_TOTAL = {"en": "-1,150", "pl": "-1150", "ru": "-1150", "cs": "-1\xa0150"}
 
 
 @pytest.mark.parametrize("lang", list(ALA_S_TOTAL))
