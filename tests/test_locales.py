@@ -551,7 +551,7 @@ NOT_COUNTED = {
     "en": "hearts are not counted in this deal",
     "pl": "kiery nie liczą się w tej rozgrywce",
     "ru": "черви в этом розыгрыше не считаются",
-    "cs": "srdce se v tomto rozdání nepočítají",
+    "cs": "srdce se v této hře nepočítají",
     "eo": "koroj ne kalkuliĝas en ĉi tiu disdono",
 }
 TOO_MANY = {
