@@ -551,7 +551,7 @@ NOT_COUNTED = {
     "en": "hearts are not counted in this deal",
     "pl": "kiery nie liczą się w tej rozgrywce",
     "ru": "черви в этом розыгрыше не считаются",
-    "cs": "srdce se v tomto rozdání nepočítají",
+    "cs": "srdce se v této hře nepočítají",
     "eo": "koroj ne kalkuliĝas en ĉi tiu disdono",
 }
 TOO_MANY = {
@@ -649,7 +649,7 @@ WON = {
     "en": ("Bartek and Darek win as a pair", "Bartek, Darek, and Celina win"),
     "pl": ("Wygrywa para: Bartek i Darek", "Wygrywają: Bartek, Darek i Celina"),
     "ru": ("Победила пара: Bartek и Darek", "Победили: Bartek, Darek и Celina"),
-    "cs": ("Vyhrává dvojice: Bartek a Darek", "Vyhrávají: Bartek, Darek a Celina"),
+    "cs": ("Výhra dvojice: Bartek a Darek", "Výhra: Bartek, Darek a Celina"),
     "eo": ("Venkis la paro: Bartek kaj Darek", "Venkis: Bartek, Darek kaj Celina"),
 }
 
