@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import brotli
+from flask import template_rendered
 
 from scorer import backup, store
 from scorer.web import drawn
@@ -207,3 +208,27 @@ def test_two_browsers_never_share_a_key_made_for_a_form_sent_without_one(app):
     assert b.get(f"/m/{mid}/score?key={edit_key}").status_code == 302
     told = text(b.post(f"/m/{mid}/deal", data=form, follow_redirects=True))
     assert "already entered on another phone, the same" in told
+
+
+def test_every_page_s_links_script_and_queue_words_are_drawn_once_a_language(app, client):
+    """base.html's parts that are the same on every page of a language (its links,
+    its script, the offline queue's words) are drawn once per language, not per
+    page, and a page in another language gets its own."""
+    drawn_names: list[str] = []
+
+    def seen(sender, template, context, **extra):
+        drawn_names.append(template.name)
+
+    mid = new_bm(client)
+    with template_rendered.connected_to(seen, app):
+        for path in ("/", f"/m/{mid}", "/rules/", "/"):
+            assert client.get(path).status_code == 200
+        parts = ("_page_links.html", "_app_script.html", "_queue_note.html")
+        assert [drawn_names.count(name) for name in parts] == [1, 1, 1]
+        client.get("/lang/pl")
+        polish = text(client.get("/"))
+        assert [drawn_names.count(name) for name in parts] == [2, 2, 2]
+    english = text(client.get("/lang/en") and client.get("/"))
+    note = re.compile(r'<div id="queue-note".*?</div>', re.S)
+    assert note.search(polish)[0] != note.search(english)[0]
+    assert 'lang="pl"' in polish and "/manifest" in polish

@@ -187,3 +187,12 @@ def signed(value: int, locale) -> str:
 
 def draw(template: str, context: dict) -> Markup:
     return Markup(render_template(template, **context))
+
+
+def per_language(template: str) -> Markup:
+    """A part of every page that is the same in every page of a language (its
+    links, its script and the offline queue's words: templates/base.html), drawn
+    once per language: two dozen words and half a dozen addresses that every
+    page drew again."""
+    locale = str(get_locale())
+    return drawn().get(("per_language", template, locale), lambda: draw(template, {}))
