@@ -15,7 +15,7 @@ at 20 deals it costs under a millisecond.
 
 Nothing of the fold is in the database but the summary: deals, totals,
 finished, winners, places, and the code that wrote them (``code``: a summary
-written by other code is written again when a list reads it)."""
+written by other code is written again at start, ``init_app``)."""
 
 from __future__ import annotations
 
