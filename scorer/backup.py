@@ -132,6 +132,7 @@ def restore(
                 )
             kept = backup(database, Path(folder) / f"before-restore-{stamp()}.db")
             store.forget_summaries(db)  # only the entries are trusted: summaries are written afresh
+            store.refresh_summaries(db)  # here, before the copy goes in: a list never looks
             kept_ratings.forget(db)  # and rated again from them
             store.pass_versions(db, _versions(database))
         finally:

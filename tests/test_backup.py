@@ -3,6 +3,7 @@ database written by an earlier Scorer brought up to date."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 import threading
@@ -63,6 +64,12 @@ def test_restore_puts_a_copy_back_and_keeps_what_was_there(app, client, tmp_path
     assert client.get(f"/api/matches/{other}").status_code == 404
     # what was there before is kept, whole
     assert deals_in(kept, mid) == 2 and backup.check(kept)
+    # the summaries are the copy's entries folded by this code, written before it went in
+    # (a list reads them as they are: it never looks for stale ones)
+    conn = sqlite3.connect(app.config["DATABASE"])
+    summaries = [json.loads(r[0]) for r in conn.execute("select summary from matches")]
+    conn.close()
+    assert [(s["code"], s["deals"]) for s in summaries] == [(store.STAMP, 1)]
 
 
 @pytest.mark.parametrize(

@@ -245,8 +245,13 @@ def test_the_home_page_reads_its_page_of_rows_in_the_order_of_an_index(app, stat
     for i in range(35):
         players = [f"Ala{i}", "Bartek", "Celina"]
         a.post("/api/matches", json={"game": "black_maria", "players": players})
+    statements.clear()
     first = text(a.get("/"))
-    assert "page 1 of 2" in first and ">Ala34<" in first  # the filter offers every name
+    assert "page 1 of 2" in first and "Matches (35)" in first
+    # the filter's games and names are read over every match: only once it is opened
+    assert "<select" not in first and 'href="/?filter=">Which matches<' in first
+    assert not any("json_" in s for s in statements), statements  # no name, no summary scan
+    assert ">Ala34<" in text(a.get("/?filter"))  # opened, the filter offers every name
     statements.clear()
     again = text(a.get("/"))
     assert again == first
@@ -260,14 +265,19 @@ def test_the_home_page_reads_its_page_of_rows_in_the_order_of_an_index(app, stat
     assert "browsers_latest" in plan and "TEMP B-TREE" not in plan, plan
     # a change to any of its matches is seen at once: a rename, a new match
     a.post("/api/matches", json={"game": "knaves", "players": ["Zoe", "Bartek", "Celina"]})
-    page = text(a.get("/"))
+    page = text(a.get("/?filter"))
     assert ">Zoe<" in page and "page 1 of 2" in page and "Knaves" in page
     assert a.post("/players/rename", data={"old": "Zoe", "new": "Zofia"}).status_code == 302
-    page = text(a.get("/"))
+    page = text(a.get("/?filter"))
     assert ">Zofia<" in page and ">Zoe<" not in page
+    # a match in the trash is not counted (the count is read from indexes), nor listed
+    mid = re.search(r'<li><a href="/m/([\w-]{12})"', page)[1]
+    assert a.post(f"/m/{mid}/delete", headers={"Sec-Fetch-Site": "same-origin"}).status_code == 302
+    page = text(a.get("/"))
+    assert "Matches (35)" in page and f'<li><a href="/m/{mid}"' not in page
 
 
-def test_figures_kept_afresh_after_an_upgrade_are_counted_once(app, statements):
+def test_figures_kept_afresh_after_an_upgrade_are_written_at_start_once(app, statements):
     # one match with a deal, two with none (which have nothing to fold, yet their
     # summary is kept afresh too: else they "cannot be read with today's rules")
     a = app.test_client()
@@ -278,17 +288,32 @@ def test_figures_kept_afresh_after_an_upgrade_are_counted_once(app, statements):
     a.post(f"/api/matches/{made['id']}/deals", json=D1)
     first = text(a.get("/"))
     assert "1 deal · in progress" in first and first.count("0 deals · in progress") == 2
+    older = "update matches set summary = json_set(summary, '$.code', 'older')"
     conn = sqlite3.connect(app.config["DATABASE"])
-    conn.execute("update matches set summary = json_set(summary, '$.code', 'older')")
+    conn.execute(older)
     conn.commit()  # summaries written by other code
     conn.close()
     store.forget_recent()  # the upgraded code starts afresh
+    create_app({**app.config, "TESTING": True})  # the start writes them afresh
+    conn = sqlite3.connect(app.config["DATABASE"])
+    codes = [r[0] for r in conn.execute("select json_extract(summary, '$.code') from matches")]
+    conn.close()
+    assert codes == [store.STAMP] * 3
     statements.clear()
-    assert text(a.get("/")) == first  # folded afresh, written
+    assert text(a.get("/")) == first  # the list reads them as they are
+    assert not any(s.startswith("update matches set summary") for s in statements), statements
+    assert not any("json_extract" in s for s in statements), statements  # no scan for stale
+    # one written by hand since the start: folded as the page shows it, once
+    conn = sqlite3.connect(app.config["DATABASE"])
+    conn.execute(older + " where id = (select min(id) from matches)")
+    conn.commit()
+    conn.close()
+    statements.clear()
+    assert text(a.get("/")) == first
     written = [s for s in statements if s.startswith("update matches set summary")]
-    assert len(written) == 3, statements
+    assert len(written) == 1, statements
     statements.clear()
-    assert text(a.get("/")) == first  # and written once: not again
+    assert text(a.get("/")) == first
     assert not any(s.startswith("update matches set summary") for s in statements), statements
 
 

@@ -5,9 +5,11 @@ Black Maria figures by hand from RULES.md: a heart 1, Q♠ 13, K♠ 10, A♠ 7."
 
 from __future__ import annotations
 
+import io
 import re
 
 import brotli
+from flask import template_rendered
 
 from scorer import backup, store
 from scorer.web import drawn
@@ -207,3 +209,37 @@ def test_two_browsers_never_share_a_key_made_for_a_form_sent_without_one(app):
     assert b.get(f"/m/{mid}/score?key={edit_key}").status_code == 302
     told = text(b.post(f"/m/{mid}/deal", data=form, follow_redirects=True))
     assert "already entered on another phone, the same" in told
+
+
+def test_every_page_s_links_script_and_queue_words_are_drawn_once_a_language(app, client):
+    """base.html's parts that are the same on every page of a language (its links,
+    its script, the offline queue's words: once per language and game, whose deal
+    words they say), and the home page's, are drawn once per language, not per page,
+    and a page in another language gets its own."""
+    drawn_names: list[str] = []
+    SAME = {"Sec-Fetch-Site": "same-origin"}  # a browser with Fetch Metadata: no token
+
+    def seen(sender, template, context, **extra):
+        drawn_names.append(template.name)
+
+    mid = new_bm(client)
+    with template_rendered.connected_to(seen, app):
+        for path in ("/", f"/m/{mid}", "/rules/", "/"):
+            assert client.get(path, headers=SAME).status_code == 200
+        parts = ("_page_links.html", "_app_script.html", "_queue_note.html")
+        parts += ("_home_top.html", "_home_links.html", "_home_import.html")  # the home page's
+        # the queue's words once a language and game (the sheet's: Black Maria's deals)
+        assert [drawn_names.count(name) for name in parts] == [1, 1, 2, 1, 1, 1]
+        client.get("/lang/pl")
+        polish = text(client.get("/", headers=SAME))
+        assert [drawn_names.count(name) for name in parts] == [2, 2, 3, 2, 2, 2]
+        # a refused import's words are that page's alone
+        refused = client.post(
+            "/import", data={"record": (io.BytesIO(b"{"), "r.json")}, headers=SAME
+        )
+        assert refused.status_code == 400 and 'role="alert"' in text(refused)
+        assert 'role="alert"' not in text(client.get("/", headers=SAME))
+    english = text(client.get("/lang/en") and client.get("/", headers=SAME))
+    note = re.compile(r'<div id="queue-note".*?</div>', re.S)
+    assert note.search(polish)[0] != note.search(english)[0]
+    assert 'lang="pl"' in polish and "/manifest" in polish

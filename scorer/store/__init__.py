@@ -30,7 +30,6 @@ from .db import (
     close_db,
     connect,
     get_db,
-    init_app,
     now,
     writing,
 )
@@ -46,7 +45,16 @@ from .deal_n import (
     revive_deal,
 )
 from .history import UNDONE_AS, change, events, history, undo
-from .kept import STAMP, forget_recent, forget_summaries, pass_versions, rebuild, standings
+from .kept import (
+    STAMP,
+    forget_recent,
+    forget_summaries,
+    init_app,
+    pass_versions,
+    rebuild,
+    refresh_summaries,
+    standings,
+)
 from .listing import (
     PER_PAGE,
     TRASH_DAYS,
@@ -120,6 +128,7 @@ __all__ = [
     "parse_mark",
     "pass_versions",
     "rebuild",
+    "refresh_summaries",
     "record_deal",
     "remember",
     "restore_match",

@@ -32,6 +32,7 @@ from . import (
     sharing,
     sheet,
 )
+from .drawn import per_language
 from .forms import field_id, resent
 
 # A player's name is drawn whole; the page cuts it, with an ellipsis, only where it
@@ -149,6 +150,7 @@ def register(app: Flask) -> None:
         }
 
     app.add_template_filter(player_names)
+    app.add_template_global(per_language)  # templates/base.html's parts drawn once a language
 
     @app.template_filter("when")
     def when_filter(stamp: str | None) -> str:

@@ -187,3 +187,15 @@ def signed(value: int, locale) -> str:
 
 def draw(template: str, context: dict) -> Markup:
     return Markup(render_template(template, **context))
+
+
+def per_language(template: str, words=None) -> Markup:
+    """A part of every page that is the same in every page of a language (its
+    links, its script and the offline queue's words: templates/base.html), drawn
+    once per language (and ``words``, the game whose deal words it says: the queue
+    counts Metamorphosis' plays as plays): two dozen words and half a dozen
+    addresses that every page drew again."""
+    locale = str(get_locale())
+    game = getattr(words, "key", None) or getattr(words, "game", None)  # a Game, a Match
+    key = ("per_language", template, locale, game)
+    return drawn().get(key, lambda: draw(template, {"words": words}))

@@ -32,6 +32,7 @@ from . import access
 from .drawn import draw, drawn
 from .forms import (
     ImportForm,
+    form_meta,
     form_problem,
     new_match_form,
     record_from_new_match,
@@ -49,12 +50,20 @@ def home():
 
 def _home(import_error: str | None = None):
     """The matches this browser scores or has watched, a page at a time, the
-    latest changed first; narrowed by game, player, in progress or finished."""
+    latest changed first; narrowed by game, player, in progress or finished.
+
+    What it reads grows with the page, not with the browser's matches (bar their
+    count): the filter's games and names are read over all of them, so only once
+    the filter is opened (``?filter``, "Which matches") or narrows the list. Its
+    forms carry the CSRF token only for a browser without Fetch Metadata (as the
+    sheet's: access.SameOrigin)."""
     args = request.args
-    games, names = store.choices(db(), access.known())
-    game = args.get("game") if args.get("game") in games else None
-    player = args.get("player") if args.get("player") in names else None
+    game, player = args.get("game") or None, args.get("player") or None
     state = args.get("state") if args.get("state") in ("playing", "finished") else None
+    choosing = "filter" in args or bool(game or player or state)
+    games, names = store.choices(db(), access.known()) if choosing else ([], [])
+    game = game if game in games else None
+    player = player if player in names else None
     page = whole_number(args.get("page") or "1") or 1
     rows, total = store.summaries(
         db(),
@@ -72,27 +81,31 @@ def _home(import_error: str | None = None):
         for t in store.listing(db(), access.known(), trash=True)
     ]
     here = {k: v for k, v in (("game", game), ("player", player), ("state", state)) if v}
+    token = access.needs_token()
+    locale = str(get_locale())
     return render_template(
         "home.html",
         trash=trash,
         trash_days=store.TRASH_DAYS,
-        rows=[listed(r) for r in rows],
+        rows=[listed(r, locale) for r in rows],
         total=total,
         page=page,
         pages=pages,
         here=here,
+        choosing=choosing,
         games=games,
         names=names,
-        import_form=ImportForm(),
+        token=token,
+        import_form=ImportForm(meta=form_meta(token)),
         import_error=import_error,
     )
 
 
-def listed(r: store.Summary) -> Markup:
+def listed(r: store.Summary, locale: str) -> Markup:
     """A match as the home page lists it, drawn once per change and language (a
     page of 30 is drawn from what the worker drew, as the sheet's parts are)."""
     shown = (r.pub, r.game, r.created, r.updated, r.deals, r.finished, r.readable)
-    key = ("item", str(get_locale()), shown, *map(tuple, (r.players, r.totals, r.winners)))
+    key = ("item", locale, shown, *map(tuple, (r.players, r.totals, r.winners)))
     return drawn().get(key, lambda: draw("_match_item.html", {"r": r}))
 
 
