@@ -80,7 +80,7 @@ class Spoken(click.Command):
                 typed = click_said(param.name.upper())
                 param.metavar = typed if param.required else f"[{typed}]"
             elif isinstance(param, click.Option) and not param.is_flag:
-                param.metavar = click_said(param.type.name.upper())
+                param.metavar = click_said(getattr(param, "typed", param.type.name.upper()))
         return super().parse_args(ctx, args)
 
     def get_help_option(self, ctx):
@@ -92,6 +92,14 @@ class Spoken(click.Command):
 
 
 class SpokenOption(click.Option):
+    """An option whose help is said in the command's language; ``typed``: the word
+    its usage shows for what is typed (one of i18n.CLICK_WORDS: ADDRESS)."""
+
+    def __init__(self, *args, typed: str | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if typed:
+            self.typed = typed
+
     def get_help_record(self, ctx):
         record = super().get_help_record(ctx)
         if record is None or not self.help:
@@ -274,6 +282,7 @@ LINKS = 10  # the latest matches not finished that `links` gives, without --all
 @click.option(
     "--base",
     cls=SpokenOption,
+    typed="ADDRESS",
     help=N_(
         "The address the phones open (default: SCORER_PUBLIC_URL, else what `make table` "
         "serves, https://<this machine's address>:8443)."

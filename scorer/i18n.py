@@ -566,10 +566,12 @@ CLICK_WORDS = (
     "No such option {name!r}.",
     "Invalid value for {param_hint}: {message}",
     "Aborted!",
+    "No such command {name!r}.",
     # the placeholders of a usage line and an option's help (scorer.cli.Spoken)
     "[OPTIONS]",
     "FILE",
     "TEXT",
+    "ADDRESS",
 )
 
 

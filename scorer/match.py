@@ -17,7 +17,7 @@ from markupsafe import escape
 from .engine.check import entry_with_play
 from .games import GAMES, EntryError, Game
 from .games.base import Outcome, Plan, Score
-from .i18n import Text, _
+from .i18n import Text, _, lowered
 
 COMPACT = (",", ":")  # JSON without spaces: every deal's points, as kept and answered
 
@@ -29,7 +29,8 @@ class DealError(ValueError):
     def __init__(self, number: int, error: EntryError, rules: Game | type[Game]):
         self.number = number
         self.error = error
-        self.message = rules.words("refused", n=number, message=error.message)
+        # after "deal 3:" the reason's first word small ("wzięte lewy", not "Wzięte")
+        self.message = rules.words("refused", n=number, message=lowered(error.message))
         super().__init__(self.message)
 
 

@@ -1686,3 +1686,25 @@ def test_a_usage_line_names_what_is_typed_in_the_command_s_language(commands):
     assert "replay [OPCJE] PLIK" in commands["pl"]["replay --help"]
     assert "backup [ПАРАМЕТРЫ] [ФАЙЛ]" in commands["ru"]["backup --help"]
     assert "replay [OPTIONS] FILE" in commands["en"]["replay --help"]
+
+
+def test_what_an_option_takes_is_named_in_the_command_s_language(app):
+    """The --base option's ADDRESS is a word a host reads: from the click catalogs,
+    as the usage line's (and click's "No such command" beside them)."""
+    runner = app.test_cli_runner()
+    env = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "pl_PL.UTF-8"}
+    said = runner.invoke(args=["links", "--help"], env=env).output
+    assert "--base ADRES" in said
+    env["LANG"] = "ru_RU.UTF-8"
+    said = runner.invoke(args=["links", "--help"], env=env).output
+    assert "--base АДРЕС" in said
+
+
+def test_a_deal_s_refusal_after_its_number_begins_small(client):
+    """The API's "deal 1: …" then the reason: a reason that begins with the form's
+    label ("Wzięte lewy") is not written with a capital in mid-line."""
+    record = {"game": "king", "players": NAMES[:4], "first_dealer": 0}
+    record["deals"] = [{"tricks": [3, 3, 3, 3]}]  # 12 tricks where King's 32 cards make 8
+    r = client.post("/api/matches", json=record, headers=HEADERS["pl"])
+    assert r.status_code == 400
+    assert r.get_json()["error"].startswith("rozdanie 1: wzięte lewy to razem 12")
