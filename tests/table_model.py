@@ -462,9 +462,9 @@ class TableModel(RuleBasedStateMachine):
         if middle:
             return before + number - count, None
         place = before + 1 + number - count
-        if before < len(live) and place == len(live) + 1 and raw is not None:
-            if canon(raw) == live[-1].text:  # entered in its place since, the same
-                return len(live), None  # the one undone was entered twice: that deal
+        if live and place == len(live) + 1 and raw is not None:
+            if canon(raw) == live[-1].text:  # the last deal again (entered in its place
+                return len(live), None  # since, or the one undone was it entered twice)
         return place, before + 1 if place > len(live) + 1 else None
 
     def choice_before(self, number: int, anchor: str) -> bool:
