@@ -631,6 +631,8 @@ class TableModel(RuleBasedStateMachine):
             start = live.index(seen) + 1
             if any(r.deal == seen.deal for r in live[start:]):
                 return True  # that deal again after it (restored after it was typed again)
+            if seen.phantom and any(r.deal > seen.deal for r in live[: start - 1]):
+                return True  # a deal entered twice, after a later deal restored since
         else:
             start = sum(1 for r in self.rows[: self.rows.index(seen)] if r.gone is None)
             if any(r.born > seen.gone for r in live[start:]):
