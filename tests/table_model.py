@@ -462,9 +462,9 @@ class TableModel(RuleBasedStateMachine):
         if middle:
             return before + number - count, None
         place = before + 1 + number - count
-        if before < len(live) and place == len(live) + 1 and raw is not None:
-            if canon(raw) == live[-1].text:  # entered in its place since, the same
-                return len(live), None  # the one undone was entered twice: that deal
+        if live and place == len(live) + 1 and raw is not None:
+            if canon(raw) == live[-1].text:  # the last deal again (entered in its place
+                return len(live), None  # since, or the one undone was it entered twice)
         return place, before + 1 if place > len(live) + 1 else None
 
     def choice_before(self, number: int, anchor: str) -> bool:
@@ -631,6 +631,8 @@ class TableModel(RuleBasedStateMachine):
             start = live.index(seen) + 1
             if any(r.deal == seen.deal for r in live[start:]):
                 return True  # that deal again after it (restored after it was typed again)
+            if seen.phantom and any(r.deal > seen.deal for r in live[: start - 1]):
+                return True  # a deal entered twice, after a later deal restored since
         else:
             start = sum(1 for r in self.rows[: self.rows.index(seen)] if r.gone is None)
             if any(r.born > seen.gone for r in live[start:]):

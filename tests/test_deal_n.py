@@ -595,3 +595,26 @@ def test_an_undo_that_brings_back_a_deal_before_a_different_one_entered_since_st
     store.record_deal(db, m.id, 2, THREE)
     store.undo(db, m.id, undo.event)
     assert deals_of(db, m) == [ONE, TWO, THREE]
+
+
+def test_a_deal_entered_twice_undone_and_typed_again_for_its_place_is_the_deal_before(db):
+    """Seed 32102 of the table's model: A saves deal 2 again as deal 3 by mistake; B's
+    page, drawn after it (3 deals, the last A's), sends the table's deal 2 as its
+    deal 3 (that row: the same, while it stands). A deletes the deal entered twice
+    (the last) first. B's entry, placed in the deleted deal's place (the next deal),
+    says what deal 2 says: the deleted deal was deal 2 entered twice, and this is
+    deal 2 again, said the same, not stored twice (as when another deal was entered
+    in the deleted deal's place since: above)."""
+    m = stored_match(db)
+    store.record_deal(db, m.id, 1, ONE)
+    store.record_deal(db, m.id, 2, TWO)
+    store.record_deal(db, m.id, 3, TWO, anchor=store.get(db, m.id).next_mark())  # A
+    b_saw = store.get(db, m.id).next_mark()  # "3.<A's row>"
+    store.delete_deal(db, m.id, 3)
+    change = store.record_deal(db, m.id, 3, TWO, anchor=b_saw)
+    assert (change.kind, change.number) == ("same", 2)
+    assert deals_of(db, m) == [ONE, TWO]
+    # the page's next deal (its deal 4), typed after it, still waits as held
+    with pytest.raises(store.Undone) as held:
+        store.record_deal(db, m.id, 4, THREE, anchor=b_saw)
+    assert (held.value.number, held.value.typed) == (3, 4)

@@ -120,9 +120,11 @@ def record_deal(
         undone = place[1] if place and place[2] else None
         if undone is not None and number > count + 1:
             raise Undone(stored.match.words("undone", n=undone), count + 1, typed, undone)
-        if undone is not None and undone <= count == number - 1 and _is_the_last(stored, raw):
-            # the deal entered in the place of the one undone says the same: the one
-            # undone was entered twice, and this is that deal (else it is the next)
+        if undone is not None and count == number - 1 and _is_the_last(stored, raw):
+            # placed on the next deal, it says what the last one says: the deal entered
+            # in the place of the one undone since, or (none entered) the deal before
+            # the one undone, which was that deal entered twice. That deal, either way
+            # (else it is the next)
             return frame.done(_met(db, stored, count, raw, browser))
         if number > count + 1:  # a match over misses no deal: none comes
             now_standing = fold(stored.match, kept_before(stored))
