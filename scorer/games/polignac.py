@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import display, is_card, pack
-from ..i18n import L_, _, and_list, join, pgettext
+from ..i18n import L_, _, and_list, join, ngettext, pgettext
 from .base import (
     ENTRY_LABELS,
     EntryError,
@@ -286,8 +286,10 @@ class Polignac(Game):
         target = self.opts["target"]
         losers = [s for s in range(self.n) if totals[s] >= target]  # end_reached: some
         winners = [s for s in range(self.n) if totals[s] < target] or self.best(totals)
-        note = _(
+        note = ngettext(  # one loser or several: "Przegrywa Ala", "Przegrywają Ala i Bartek"
             "Lost, at %(target)s or more: %(names)s",
+            "Lost, at %(target)s or more: %(names)s",
+            len(losers),
             target=target,
             names=and_list(self.names[s] for s in losers),
         )
