@@ -1709,3 +1709,13 @@ def test_a_deal_s_refusal_after_its_number_begins_small(client):
     r = client.post("/api/matches", json=record, headers=HEADERS["pl"])
     assert r.status_code == 400
     assert r.get_json()["error"].startswith("rozdanie 1: wzięte lewy to razem 12")
+
+
+def test_several_winners_take_the_plural_verb_on_the_home_list(client):
+    """Polignac ends when Ala reaches 20 (all four jacks, 5 a deal, four deals): the
+    three others win, and Polish says they win in the plural („wygrywają”)."""
+    jacks = {"taken_by": {"JS": 0, "JC": 0, "JD": 0, "JH": 0}}
+    record = {"game": "polignac", "players": NAMES[:4], "first_dealer": 0, "deals": [jacks] * 4}
+    assert client.post("/api/matches", json=record).status_code == 201
+    home = client.get("/", headers=HEADERS["pl"]).get_data(as_text=True)
+    assert f"wygrywają {NAMES[1]}, {NAMES[2]} i {NAMES[3]}" in home
