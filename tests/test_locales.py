@@ -552,7 +552,7 @@ NOT_COUNTED = {
     "pl": "kiery nie liczą się w tej rozgrywce",
     "ru": "черви в этом розыгрыше не считаются",
     "cs": "srdce se v této hře nepočítají",
-    "eo": "koroj ne kalkuliĝas en ĉi tiu disdono",
+    "eo": "koroj ne kalkuliĝas en ĉi tiu ludero",
 }
 TOO_MANY = {
     "en": "clubs add up to 14, but the pack has only 13",
