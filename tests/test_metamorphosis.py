@@ -82,7 +82,7 @@ def test_worked_example_lines_note_and_tag():
     row = standings([deal]).rows[0]
     assert row.score.lines[A] == "3 clubs → -12, declared, not won"
     assert row.score.lines[B] == "5 clubs → -20"
-    assert row.score.lines[C] == "0 clubs → 0, declared and won +10 → 10"
+    assert row.score.lines[C] == "nothing → 0, declared and won +10 → 10"  # as every game says it
     assert "Celina won the deal" in row.score.note and "+10" in row.score.note
     assert row.score.tag == "R1·1"
     # ✓ won the deal outright (Celina, who declared it too); ✗ declared it, did not win (Ala)

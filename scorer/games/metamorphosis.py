@@ -19,6 +19,7 @@ from ..cards import FULL_PACK, SYMBOLS
 from ..i18n import L_, Text, _, and_list, join, ngettext, npgettext, pgettext
 from .base import (
     ENTRY_LABELS,
+    NOTHING,
     EntryError,
     Field,
     Figure,
@@ -786,7 +787,9 @@ class Metamorphosis(Game):
         lines = []
         for s in range(self.n):
             words = counted_words(rule.counted, taken[s])
-            if rule.counted == "cards":
+            if not taken[s]:
+                words = NOTHING  # "nothing → 0", as every game's score line says it
+            elif rule.counted == "cards":
                 words = (
                     ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s]) + ", " + words
                 )
