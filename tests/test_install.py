@@ -45,7 +45,7 @@ def test_every_page_links_the_manifest_and_an_apple_touch_icon(client):
 
 DESCRIPTIONS = {
     "en": "A score pad for trick-taking card games played with real cards",
-    "pl": "Notes do liczenia punktów w grach w lewy – przy stole, prawdziwymi kartami",
+    "pl": "Notes do zapisywania punktów w grach lewowych – przy stole, prawdziwymi kartami",
     "ru": "Блокнот для записи счёта в карточных играх на взятки, когда играют настоящими картами",
     "cs": "Zápis bodů pro zdvihové hry se skutečnými kartami",
     "eo": "Poentokajero por trukaj kartludoj ludataj per veraj kartoj",
