@@ -472,7 +472,7 @@ def test_the_leader_is_named_in_the_deals_words():
     assert row.words == (
         "calls 5 1 8 4 7 3 4; type 4, ♦ trumps; Darek and Celina attack, "
         "Ala and Bartek defend, Ala leads; "
-        "the attackers took 7 tricks, 14 red, 14 black"
+        "the attackers took 7 tricks, 14 red and 14 black"
     )
     # 14 - 14 = 0; defenders 12 red, 12 black: 0; a tie → Ala and Bartek +10
     assert row.score.points == [10, 10, 0, 0]
@@ -483,10 +483,10 @@ def test_the_leader_is_named_in_the_deals_words():
         "the defenders get +10 each."
     )
     assert row.score.lines == [
-        "defender: 12 red, 12 black → 0, +10 → 10",
-        "defender: 12 red, 12 black → 0, +10 → 10",
-        "attacker: 14 red, 14 black → 0",
-        "attacker: 14 red, 14 black → 0",
+        "defender: 12 red and 12 black → 0, +10 → 10",
+        "defender: 12 red and 12 black → 0, +10 → 10",
+        "attacker: 14 red and 14 black → 0",
+        "attacker: 14 red and 14 black → 0",
     ]
 
 

@@ -915,4 +915,6 @@ def _side_words(dt: DealType, took: dict) -> str:
             words.append(ngettext("%(num)s black 10/J", "%(num)s black 10/J", k))
         elif what == "red_tj":
             words.append(ngettext("%(num)s red 10/J", "%(num)s red 10/J", k))
+    if dt.number == 4 and dt.shown[-2:] == ("red", "black"):  # "14 red and 14 black"
+        words[-2:] = [_("%(a)s and %(b)s", a=words[-2], b=words[-1])]
     return join(", ", words)
