@@ -93,11 +93,11 @@ def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_serv
     facts = page.locator(".next").inner_text()
     assert "Розыгрыш 1 (раунд 1, 1-й из 4)" in facts and "Начинает Bartek" in facts
     enter(page)
-    # deal 1 (-4 a club): declarations Ala 1 (the ace, Т), Bartek 2, Celina 1; tricks
+    # deal 1 (-4 a club): declarations Ala 1 (the ace, «туз»), Bartek 2, Celina 1; tricks
     # 3, 5, (4); clubs 3, 5, 0 → -12, -20, 0; Celina alone best of the deal she
     # declared: +10 (RULES.md)
     ace = page.locator("label.chip:has(input[name=declarations__0][value='1'])")
-    assert ace.inner_text() == "Т (1)"
+    assert ace.inner_text() == "туз (1)"
     fill_first_deal(page)
     shot(page, "deal-phone-ru.png", full_page=True)
     save(page)
