@@ -48,7 +48,7 @@ DESCRIPTIONS = {
     "pl": "Notes do liczenia punktów w grach w lewy – przy stole, prawdziwymi kartami",
     "ru": "Блокнот для записи счёта в карточных играх на взятки, когда играют настоящими картами",
     "cs": "Zápis bodů pro zdvihové hry se skutečnými kartami",
-    "eo": "Poentokajero por trukaj kartludoj ludataj per veraj kartoj",
+    "eo": "Poentokajero por kartludoj kun trukoj, ludataj per veraj kartoj",
 }
 
 
