@@ -47,13 +47,8 @@ DESCRIPTIONS = {
     "en": "A score pad for trick-taking card games played with real cards",
     "pl": "Notes do zapisywania punktów w grach lewowych – przy stole, prawdziwymi kartami",
     "ru": "Блокнот для записи счёта в карточных играх на взятки, когда играют настоящими картами",
-<<<<<<< HEAD
     "cs": "Zápis bodů ke zdvihovým karetním hrám, které hrajete se skutečnými kartami",
-    "eo": "Poentokajero por trukaj kartludoj ludataj per veraj kartoj",
-=======
-    "cs": "Zápis bodů pro zdvihové hry se skutečnými kartami",
     "eo": "Poentokajero por kartludoj kun trukoj, ludataj per veraj kartoj",
->>>>>>> s2-eo6
 }
 
 
