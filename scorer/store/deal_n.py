@@ -38,7 +38,9 @@ def _last_place(db: Database, stored: Stored, anchor: str | None) -> tuple[int, 
     last one's id): the deals it counted, the place now of that last one (the deals
     before the page's next deal), and whether it was deleted and keeps its place.
 
-    That last deal deleted since keeps its place (the page's next deal is the one
+    That last deal deleted since: if the first deal standing after its place says
+    what it said, that deal is it entered again (an Undo, the deal typed again)
+    and stands for it. Else it keeps its place (the page's next deal is the one
     after it, held until it is entered again: ``Undone``) only if it was the last
     deal when deleted: an Undo, to enter it again. Deleted from the middle (deals
     entered after it stood then), it was never the table's (entered twice): the
@@ -78,10 +80,11 @@ def deleted_from_the_middle(db: Database, stored: Stored, deal_id: int) -> bool:
 
 def anchored(db: Database, stored: Stored, number: int, anchor: str | None) -> int:
     """The number, as the match stands now, of deal ``number`` of a page drawn
-    at ``anchor``. A deal deleted since before the page's last one moves the
-    number up with the rest; that last one deleted keeps its place: whether it is
-    to be entered again (an Undo) or was never played (entered twice), the table
-    says (``Undone``), the store does not guess."""
+    at ``anchor`` (``_last_place``). A deal deleted since before the page's last one
+    moves the number up with the rest; that last one deleted keeps its place,
+    unless a deal typed again after it says the same: whether it is to be entered
+    again (an Undo) or was never played (entered twice), the table says
+    (``Undone``), the store does not guess."""
     place = _last_place(db, stored, anchor)
     return number if place is None else place[1] + (number - place[0])
 
