@@ -106,8 +106,9 @@ def record_deal(
     stored twice) or ``conflict`` (it differs: kept for a choice, ``conflict``
     its id; the same entry again finds the same conflict).
 
-    Raises NotFound, Gap (a deal before it is not in yet; Undone: the deal before it
-    deleted since the page was drawn), KeyReused, Stale
+    Raises NotFound, Gap (a deal before it is not in yet, or one after the page's
+    last waits for a choice; Undone: the deal before it deleted since the page
+    was drawn), KeyReused, Stale
     (``if_version``), or DealError (its game refuses the entry, or the match is
     over)."""
     digest = request_digest("deal", [number, anchor], raw)
