@@ -469,12 +469,15 @@ EO_MONTHS = (
 DAY_IN_WORDS = ("pl",)
 
 
-def day(moment: datetime) -> str:
+def day(moment: datetime, adverbial: bool = True) -> str:
     """A date as the page's language writes it: "Dec 1, 2026", "1 grudnia 2026",
-    "1 дек. 2026 г.", "1. 12. 2026", "la 1-an de decembro 2026"."""
+    "1 дек. 2026 г.", "1. 12. 2026", "la 1-an de decembro 2026" (after a verb or a
+    noun, "komencita la 1-an …"; ``adverbial`` False: a date standing alone, in
+    a list or a heading, "la 1-a de decembro 2026")."""
     locale = str(_now()[1] or DEFAULT)
     if primary(locale) == "eo":
-        return f"la {moment.day}-an de {EO_MONTHS[moment.month - 1]} {moment.year}"
+        case = "an" if adverbial else "a"
+        return f"la {moment.day}-{case} de {EO_MONTHS[moment.month - 1]} {moment.year}"
     return format_date(
         moment, "long" if primary(locale) in DAY_IN_WORDS else "medium", locale=locale
     )
@@ -483,12 +486,12 @@ def day(moment: datetime) -> str:
 def day_and_time(moment: datetime, width: str = "medium") -> str:
     """A date and a time of day as the page's language writes them (``width``:
     Babel's "medium" with seconds, "short" without; "6 grudnia 2026, 05:30" in
-    Polish, whatever the width)."""
+    Polish, whatever the width; Esperanto's standing alone, "la 6-a de …")."""
     locale = str(_now()[1] or DEFAULT)
     if primary(locale) in DAY_IN_WORDS:
         return f"{day(moment)}, {format_time(moment, 'short', locale=locale)}"
-    if primary(locale) == "eo":
-        return f"{day(moment)}, {format_time(moment, width, locale=locale)}"
+    if primary(locale) == "eo":  # a date and time stand alone (history, headings)
+        return f"{day(moment, adverbial=False)}, {format_time(moment, width, locale=locale)}"
     return format_datetime(moment, width, locale=locale)
 
 
