@@ -443,7 +443,7 @@ CSV_HEADER = {
         "сдающий",
         "игрок",
         "место за столом",
-        "что взято",
+        "подробности",
         "очки",
         "сумма",
         "место",
@@ -648,7 +648,7 @@ def test_co_winners_are_joined_by_the_language_s_and_never_by_an_ampersand(clien
 WON = {
     "en": ("Bartek and Darek win as a pair", "Bartek, Darek, and Celina win"),
     "pl": ("Wygrywa para: Bartek i Darek", "Wygrywają: Bartek, Darek i Celina"),
-    "ru": ("Победила пара: Bartek и Darek", "Победили: Bartek, Darek и Celina"),
+    "ru": ("Победила пара: Bartek и Darek", "Победители: Bartek, Darek и Celina"),
     "cs": ("Výhra dvojice: Bartek a Darek", "Výhra: Bartek, Darek a Celina"),
     "eo": ("Venkis la paro: Bartek kaj Darek", "Venkis: Bartek, Darek kaj Celina"),
 }
