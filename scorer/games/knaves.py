@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
-from ..i18n import L_, _, join, ngettext, pgettext
+from ..i18n import L_, _, join, ngettext, pgettext, sentence
 from .base import (
     EntryError,
     Field,
@@ -185,7 +185,9 @@ class Knaves(Game):
                 lines[s].append(display(jack))
         text = score_lines(lines, points)
         turn_up = entry.get("turn_up")
-        note = _("%(card)s turned up", card=display(turn_up)) if turn_up else ""
+        # a line of its own: begins with a capital («Открытая карта: 3♦»); the same
+        # words stay small inside the entry in words (describe)
+        note = sentence(_("%(card)s turned up", card=display(turn_up))) if turn_up else ""
         # the trump suit beside the deal number; a turned jack (out of play) in full
         tag = ""
         if turn_up:
