@@ -431,7 +431,7 @@ CSV_HEADER = {
         "rozdanie",
         "rozdający",
         "gracz",
-        "nr przy stole",  # the seat: "miejsce" is a place at the end
+        "miejsce przy stole",  # the seat: "miejsce" alone is the place at the end
         "wpis",  # the deal's entry: what was taken, or Variety's calls
         "punkty",
         "suma",
