@@ -138,7 +138,9 @@ def record_deal(
         if number > count + 1 or number < 1:
             raise Gap(stored.match.words("not_yet", n=count + 1), count + 1, typed)
         if number == count + 1:
-            waits = _choice_between(db, stored, typed, anchor, place)
+            # a page's mark (an API call without one is placed as numbered)
+            page = place is not None or (anchor or "").partition(".")[0] == "0"
+            waits = _choice_between(db, stored, place[1] if place else 0, number) if page else None
             if waits is not None:
                 raise Gap(stored.match.words("has_two", n=waits), count + 1, typed)
             return frame.done(append_deal(db, stored, raw))
@@ -157,17 +159,11 @@ def _is_the_last(stored: Stored, raw: Any) -> bool:
     return same_entry(mine, stored.match.deals[-1])
 
 
-def _choice_between(
-    db: Database, stored: Stored, typed: int, anchor: str | None, place: tuple | None
-) -> int | None:
-    """Of a page's entry (drawn at ``anchor``; ``place``: ``_last_place``), typed as
-    deal ``typed``: the first deal after the page's last one, and before this one,
-    that waits for a choice between two entries. The deal a page typed after it
-    cannot be placed for sure until the table chooses (the other entry may be a
-    deal entered twice, not a typo). None: none waits, or no page's mark."""
-    if place is None and (anchor or "").partition(".")[0] != "0":
-        return None  # no page's mark, or one of no deals: placed as numbered
-    seen, number = (place[1], place[1] + typed - place[0]) if place else (0, typed)
+def _choice_between(db: Database, stored: Stored, seen: int, number: int) -> int | None:
+    """The first deal after a page's last one (``seen``, its place now) and before
+    the page's deal ``number`` that waits for a choice between two entries: the
+    deal after it cannot be placed for sure until the table chooses (the other
+    entry may be a deal entered twice, not a typo). None: none waits."""
     waiting = {
         deal_id
         for (deal_id,) in db.execute(
