@@ -138,7 +138,10 @@ class Text(ABC):
         return format(str(self), spec)
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} {str(self)!r}>"
+        """What it is made of, not drawn: a plan's repr keys the parts drawn from it
+        (scorer/web/deal_form.py), in the page's language, without translating."""
+        slots = (s for c in type(self).__mro__ for s in getattr(c, "__slots__", ()))
+        return f"{type(self).__name__}({', '.join(repr(getattr(self, s)) for s in slots)})"
 
     # Where a string is read, a Text reads as its drawn string.
     def __eq__(self, other: object) -> bool:

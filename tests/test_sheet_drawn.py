@@ -243,3 +243,45 @@ def test_every_page_s_links_script_and_queue_words_are_drawn_once_a_language(app
     note = re.compile(r'<div id="queue-note".*?</div>', re.S)
     assert note.search(polish)[0] != note.search(english)[0]
     assert 'lang="pl"' in polish and "/manifest" in polish
+
+
+def listed_totals(page: str) -> list[str]:
+    return re.findall(r"<b>([^<]+)</b>", page)
+
+
+def test_the_home_page_is_drawn_and_compressed_once_for_what_it_lists(
+    csrf_client, monkeypatch
+):
+    """The home page of two browsers that list the same matches is the same bytes
+    under one ETag, compressed once (issue 36, item 8: it was drawn and compressed
+    for every request); it follows every change of a listed match and the page's
+    language, and a browser with a notice or without Fetch Metadata gets its own."""
+    a = csrf_client
+    sheet, b = two_scorers(a)
+    packed = []
+    real = drawn.compress
+    monkeypatch.setattr(drawn, "compress", lambda *args: packed.append(args[1]) or real(*args))
+    br = {**BROWSER, "Accept-Encoding": "br"}
+    pages = [p.get("/", headers=br) for p in (a, b, a)]
+    assert len({p.get_data() for p in pages}) == 1 and packed == ["br"]
+    assert len({p.headers["ETag"] for p in pages}) == 1
+    home = brotli.decompress(pages[0].get_data()).decode()
+    assert listed_totals(home) == ["17", "23", "3"] and 'name="csrf_token"' not in home
+    again = b.get("/", headers={**br, "If-None-Match": pages[0].headers["ETag"]})
+    assert again.status_code == 304
+    # deal 2 through A's form: hearts 0 5 8, Q♠ and K♠ C, A♠ A → A 24, B 28, C 34
+    page = text(a.get(sheet, headers=BROWSER))
+    form = deal_form([0, 5, 8], 2, 2, 0, expect=hidden(page, "expect"), number="2")
+    assert a.post(f"{sheet}/deal", data=form, headers=BROWSER).status_code == 302
+    after = b.get("/", headers={**br, "If-None-Match": pages[0].headers["ETag"]})
+    assert after.status_code == 200 and after.headers["ETag"] != pages[0].headers["ETag"]
+    assert listed_totals(brotli.decompress(after.get_data()).decode()) == ["24", "28", "34"]
+    # A's notice ("Deal 2 saved.") is its own: its page is drawn for it
+    noticed = text(a.get("/", headers=BROWSER))
+    assert "Deal 2 saved." in noticed and listed_totals(noticed) == ["24", "28", "34"]
+    assert "Deal 2 saved." not in text(a.get("/", headers=BROWSER))  # shown once
+    b.set_cookie("lang", "pl")
+    polish = text(b.get("/", headers=BROWSER))
+    assert "Partie (1)" in polish and listed_totals(polish) == ["24", "28", "34"]
+    old = text(b.get("/"))  # no Fetch Metadata: its own page, with its token
+    assert hidden(old, "csrf_token")

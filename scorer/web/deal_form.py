@@ -230,7 +230,9 @@ def ahead(stored: store.Stored, plan, standings=None) -> str:
                 break
             out.append(later_deal(later, names))
         else:  # the same questions all the way: where the match ends, further on
-            for k in range(AHEAD + 1, LAST_LOOK + 1):
+            # (an end that more deals reach stays reached: looked for only if it is)
+            far = st.rules.outcome(st.totals, played + LAST_LOOK).finished
+            for k in range(AHEAD + 1, LAST_LOOK + 1 if far else AHEAD + 1):
                 if st.rules.outcome(st.totals, played + k).finished:
                     out.append({"n": played + k + 1, "over": True})
                     break

@@ -4,19 +4,21 @@ record."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from flask import (
     Blueprint,
+    Response,
     abort,
     flash,
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import get_locale
-from markupsafe import Markup
 
 from .. import store
 from ..games import GAMES, EntryError
@@ -29,7 +31,7 @@ from ..record import (
 )
 from ..store import get_db as db
 from . import access
-from .drawn import draw, drawn
+from .drawn import draw, drawn, drawn_pages, packed
 from .forms import (
     ImportForm,
     form_meta,
@@ -83,30 +85,46 @@ def _home(import_error: str | None = None):
     here = {k: v for k, v in (("game", game), ("player", player), ("state", state)) if v}
     token = access.needs_token()
     locale = str(get_locale())
-    return render_template(
-        "home.html",
-        trash=trash,
-        trash_days=store.TRASH_DAYS,
-        rows=[listed(r, locale) for r in rows],
-        total=total,
-        page=page,
-        pages=pages,
-        here=here,
-        choosing=choosing,
-        games=games,
-        names=names,
-        token=token,
-        import_form=ImportForm(meta=form_meta(token)),
-        import_error=import_error,
-    )
+    items = [item_key(r, locale) for r in rows]
+
+    def draw_page() -> str:
+        return render_template(
+            "home.html",
+            trash=trash,
+            trash_days=store.TRASH_DAYS,
+            rows=[
+                drawn().get(k, lambda r=r: draw("_match_item.html", {"r": r}))
+                for k, r in zip(items, rows, strict=True)
+            ],
+            total=total,
+            page=page,
+            pages=pages,
+            here=here,
+            choosing=choosing,
+            games=games,
+            names=names,
+            token=token,
+            import_form=ImportForm(meta=form_meta(token)),
+            import_error=import_error,
+        )
+
+    if token or import_error or session.get("_flashes"):  # this browser's own: drawn for it
+        return draw_page()
+    # the same page for every browser that lists the same: drawn and compressed once
+    key = ("home", request.full_path, locale, total, tuple(games), tuple(names))
+    key += (tuple(items), tuple((t["id"], str(t["title"])) for t in trash))
+    response = Response(mimetype="text/html")
+    response.set_etag("h" + hashlib.sha256(repr(key).encode()).hexdigest()[:20], weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return packed(response, drawn_pages(), key, lambda: drawn_pages().get(key, draw_page))
 
 
-def listed(r: store.Summary, locale: str) -> Markup:
-    """A match as the home page lists it, drawn once per change and language (a
-    page of 30 is drawn from what the worker drew, as the sheet's parts are)."""
+def item_key(r: store.Summary, locale: str) -> tuple:
+    """What a match as the home page lists it is drawn from (``_match_item.html``):
+    it is drawn once per change and language, and a page of 30 from what the
+    worker drew, as the sheet's parts are."""
     shown = (r.pub, r.game, r.created, r.updated, r.deals, r.finished, r.readable)
-    key = ("item", locale, shown, *map(tuple, (r.players, r.totals, r.winners)))
-    return drawn().get(key, lambda: draw("_match_item.html", {"r": r}))
+    return ("item", locale, shown, *map(tuple, (r.players, r.totals, r.winners)))
 
 
 @bp.get("/new")
