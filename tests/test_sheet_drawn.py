@@ -249,9 +249,7 @@ def listed_totals(page: str) -> list[str]:
     return re.findall(r"<b>([^<]+)</b>", page)
 
 
-def test_the_home_page_is_drawn_and_compressed_once_for_what_it_lists(
-    csrf_client, monkeypatch
-):
+def test_the_home_page_is_drawn_and_compressed_once_for_what_it_lists(csrf_client, monkeypatch):
     """The home page of two browsers that list the same matches is the same bytes
     under one ETag, compressed once (issue 36, item 8: it was drawn and compressed
     for every request); it follows every change of a listed match and the page's
