@@ -1,7 +1,10 @@
-"""The command line: ``flask --app scorer replay FILE`` (a record in, its
-``computed`` block out), ``backup [FILE]``, ``restore FILE`` and ``rebuild``
-(every match folded afresh from its entries and its summary written, then
-every phone's ratings rated afresh from them)."""
+"""The command line: ``scorer replay FILE`` (a record in, its ``computed`` block
+out), ``backup [FILE]``, ``restore FILE``, ``links`` and ``rebuild`` (every
+match folded afresh from its entries and its summary written, then every
+phone's ratings rated afresh from them). ``scorer`` (``main``) is the host's
+command, every word of it in the language LANG asks for; ``flask --app scorer``
+runs the same commands beside Flask's own (run, shell, routes), whose words are
+Flask's English."""
 
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ from pathlib import Path
 
 import click
 from flask import current_app, url_for
-from flask.cli import with_appcontext
+from flask.cli import FlaskGroup, with_appcontext
 from flask_babel import force_locale
 
 from . import address, store
@@ -59,9 +62,9 @@ def spoken(command):
     return run
 
 
-class Spoken(click.Command):
-    """A command whose help (a message marked N_) is said, where it is shown, in the
-    language the command speaks; its options' too (SpokenOption)."""
+class SpokenHelp:
+    """A command's help (a message marked N_) and its --help, said where they are
+    shown, in the language the command speaks."""
 
     def format_help_text(self, ctx, formatter) -> None:
         formatter.write_paragraph()
@@ -70,6 +73,18 @@ class Spoken(click.Command):
 
     def get_short_help_str(self, limit: int = 45) -> str:
         return click.utils.make_default_short_help(said_now(self.help), limit)
+
+    def get_help_option(self, ctx):
+        """--help, said now (click makes it once and keeps it)."""
+        option = super().get_help_option(ctx)
+        if option is not None:
+            option.help = click_said("Show this message and exit.")
+        return option
+
+
+class Spoken(SpokenHelp, click.Command):
+    """A command whose help is said in the language the command speaks; its
+    options' too (SpokenOption), and what its usage line names."""
 
     def parse_args(self, ctx, args):
         """What is typed, named in the command's language in its usage line, its
@@ -83,12 +98,14 @@ class Spoken(click.Command):
                 param.metavar = click_said(getattr(param, "typed", param.type.name.upper()))
         return super().parse_args(ctx, args)
 
-    def get_help_option(self, ctx):
-        """--help, said now (click makes it once and keeps it)."""
-        option = super().get_help_option(ctx)
-        if option is not None:
-            option.help = click_said("Show this message and exit.")
-        return option
+
+class SpokenArgument(click.Argument):
+    """An argument named in an error as the command's language quotes a word
+    („PLIK”, «ФАЙЛ»), not in click's straight quotes."""
+
+    def get_error_hint(self, ctx) -> str:
+        name = self.make_metavar(ctx) if ctx is not None else self.human_readable_name
+        return click_said("'{name}'").format(name=name.strip("[]"))
 
 
 class SpokenOption(click.Option):
@@ -124,7 +141,7 @@ def register_cli(app) -> None:
     cls=Spoken,
     help=N_("Validate a game record (- for standard input) and print its computed block."),
 )
-@click.argument("file")
+@click.argument("file", cls=SpokenArgument)
 @with_appcontext  # as under `flask`, also under app.test_cli_runner()
 @spoken
 def replay(file):
@@ -161,7 +178,7 @@ def backup_folder() -> Path:
         "safe while the app serves."
     ),
 )
-@click.argument("file", required=False)
+@click.argument("file", required=False, cls=SpokenArgument)
 @with_appcontext
 @spoken
 def backup_command(file):
@@ -184,7 +201,7 @@ def backup_command(file):
         "as it was is kept in instance/backups/ first."
     ),
 )
-@click.argument("file")
+@click.argument("file", cls=SpokenArgument)
 @with_appcontext
 @spoken
 def restore_command(file):
@@ -343,3 +360,37 @@ def links_command(base, everything):
             )
     finally:
         db.close()
+
+
+class Host(SpokenHelp, FlaskGroup):
+    """``scorer``: the app's commands alone (no run, shell or routes, which are a
+    developer's, through ``flask --app scorer``), on the app ``create_app`` makes
+    (SCORER_INSTANCE, as the server's), with nothing of Flask's own English: no
+    --app, --env-file, --debug or --version (a ``.env`` is still read)."""
+
+    def __init__(self):
+        from .app import create_app  # noqa: PLC0415 (the app imports this module)
+
+        super().__init__(
+            name="scorer",
+            create_app=create_app,
+            add_default_commands=False,
+            add_version_option=False,
+            help=N_(
+                "Scorer's commands for whoever runs it: a copy of the matches and putting"
+                " one back, the score links, every match worked out again, a record checked."
+            ),
+        )
+        self.params = [p for p in self.params if p.name not in ("app", "env_file", "debug")]
+
+    def parse_args(self, ctx, args):
+        self.options_metavar = click_said("[OPTIONS]")
+        self.subcommand_metavar = click_said("COMMAND [ARGS]...")
+        return super().parse_args(ctx, args)
+
+
+def main() -> None:
+    """The ``scorer`` command (pyproject.toml's script): click's own words in the
+    command's language from its very first line."""
+    speak_click()
+    Host().main(prog_name="scorer")

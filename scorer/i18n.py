@@ -575,9 +575,12 @@ CLICK_WORDS = (
     "No such command {name!r}.",
     # the placeholders of a usage line and an option's help (scorer.cli.Spoken)
     "[OPTIONS]",
+    "COMMAND [ARGS]...",
     "FILE",
     "TEXT",
     "ADDRESS",
+    # a word typed, named in an error ("Missing argument 'FILE'.")
+    "'{name}'",
 )
 
 

@@ -16,11 +16,15 @@ import csv
 import html
 import io
 import json
+import os
 import random
 import re
+import subprocess
+import sys
 from datetime import datetime
 from functools import cache
 from html.parser import HTMLParser
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
@@ -1214,6 +1218,21 @@ def said_by_commands(app, folder, lang: str) -> dict[str, str]:
     }
     for command in ("replay", "backup", "restore", "rebuild", "links"):
         out[f"{command} --help"] = run(command, "--help")
+    # the host's command, `scorer`: every word of it, its first lines too
+    from click.testing import CliRunner  # noqa: PLC0415
+
+    from scorer.cli import Host  # noqa: PLC0415
+
+    host = {**env, "SCORER_INSTANCE": str(folder / f"host-{lang}")}
+
+    def scorer(*args):
+        return CliRunner().invoke(Host(), list(args), env=host, prog_name="scorer").output
+
+    out["scorer --help"] = scorer("--help")
+    out["scorer backup --help"] = scorer("backup", "--help")
+    out["scorer, no such command"] = scorer("zzz")
+    out["scorer replay, no file"] = scorer("replay")
+    out["scorer restore, missing"] = scorer("restore", str(folder / "missing.db"))
     lines = io.StringIO()
     banner_env = {**env, "HOST": "127.0.0.1", "PORT": "5000"}
     address.banner(banner_env, lines)
@@ -1250,6 +1269,32 @@ def test_the_english_commands_say_what_is_checked_below(commands):
     assert "Scan it with a phone's camera" in said["make table"]
     assert "A phone's first time" in said["make table"]
     assert "(this machine only)" in said["make run"]
+
+
+def test_the_host_s_command_is_scorer_with_the_app_s_commands_alone(commands, tmp_path):
+    """`scorer` (pyproject.toml's script) runs the app's commands on the instance
+    folder the server uses, and lists nothing of Flask's own (run, shell, routes,
+    --app, --version): Flask's English has no catalog of ours."""
+    said = commands["en"]["scorer --help"]
+    assert said.startswith("Usage: scorer [OPTIONS] COMMAND [ARGS]...")
+    listed = said.split("Commands:")[1].split()
+    assert [w for w in listed if w in ("backup", "links", "rebuild", "replay", "restore")] == [
+        "backup",
+        "links",
+        "rebuild",
+        "replay",
+        "restore",
+    ]
+    for flask_s in ("run", "shell", "routes", "--app", "--version", "--debug", "--env-file"):
+        assert flask_s not in said.split(), flask_s
+    assert "No such command 'zzz'" in commands["en"]["scorer, no such command"]
+    script = Path(sys.executable).parent / "scorer"
+    env = {**os.environ, "SCORER_INSTANCE": str(tmp_path), "LANG": "C.UTF-8", "LANGUAGE": ""}
+    env.pop("LC_ALL", None)
+    done = subprocess.run([script, "backup"], env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    copy = Path(done.stdout.strip())
+    assert copy.parent == tmp_path / "backups" and copy.stat().st_size > 0
 
 
 @pytest.mark.parametrize(
