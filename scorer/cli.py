@@ -260,9 +260,10 @@ def rebuild_command():
     for pub, why in differed:
         say(_("%(id)s: %(why)s", id=pub, why=why))
     say(
-        _(
-            "%(n)s matches folded afresh; %(d)s differed from what was kept.",
-            n=count,
+        ngettext(
+            "%(num)s match folded afresh; %(d)s differed from what was kept.",
+            "%(num)s matches folded afresh; %(d)s differed from what was kept.",
+            count,
             d=len(differed),
         )
     )
