@@ -91,7 +91,7 @@ table: setup caddy
 # code: for the evening the table's address changed (a phone keeps its matches, and its
 # right to score them, with the address it opened them at). BASE=https://… to say it.
 links: setup
-	$(BIN)/flask --app scorer links $(if $(BASE),--base $(BASE))
+	$(BIN)/scorer links $(if $(BASE),--base $(BASE))
 
 dev: setup
 	$(BIN)/flask --app scorer run --debug --host $(HOST) --port $(PORT)
