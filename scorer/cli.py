@@ -12,6 +12,7 @@ import functools
 import json
 import os
 import sys
+import textwrap
 from pathlib import Path
 
 import click
@@ -72,7 +73,9 @@ class SpokenHelp:
             formatter.write_text(said_now(self.help))
 
     def get_short_help_str(self, limit: int = 45) -> str:
-        return click.utils.make_default_short_help(said_now(self.help), limit)
+        """The help's first sentence, or as much of it as fits ``limit``."""
+        first = said_now(self.help).partition("\n\n")[0].split(". ")[0].rstrip(".")
+        return textwrap.shorten(first + ".", limit, placeholder="...")
 
     def get_help_option(self, ctx):
         """--help, said now (click makes it once and keeps it)."""
@@ -367,11 +370,10 @@ class Host(SpokenHelp, FlaskGroup):
     """``scorer``: the app's commands alone (no run, shell or routes, which are a
     developer's, through ``flask --app scorer``), on the app ``create_app`` makes
     (SCORER_INSTANCE, as the server's), with nothing of Flask's own English: no
-    --app, --env-file, --debug or --version (a ``.env`` is still read)."""
+    --app, --env-file, --debug or --version (a ``.env`` is still read). Run by
+    ``scorer.host.main``."""
 
-    def __init__(self):
-        from .app import create_app  # noqa: PLC0415 (the app imports this module)
-
+    def __init__(self, create_app):
         super().__init__(
             name="scorer",
             create_app=create_app,
@@ -388,10 +390,3 @@ class Host(SpokenHelp, FlaskGroup):
         self.options_metavar = click_said("[OPTIONS]")
         self.subcommand_metavar = click_said("COMMAND [ARGS]...")
         return super().parse_args(ctx, args)
-
-
-def main() -> None:
-    """The ``scorer`` command (pyproject.toml's script): click's own words in the
-    command's language from its very first line."""
-    speak_click()
-    Host().main(prog_name="scorer")

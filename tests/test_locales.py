@@ -1221,12 +1221,13 @@ def said_by_commands(app, folder, lang: str) -> dict[str, str]:
     # the host's command, `scorer`: every word of it, its first lines too
     from click.testing import CliRunner  # noqa: PLC0415
 
+    from scorer import create_app  # noqa: PLC0415
     from scorer.cli import Host  # noqa: PLC0415
 
     host = {**env, "SCORER_INSTANCE": str(folder / f"host-{lang}")}
 
     def scorer(*args):
-        return CliRunner().invoke(Host(), list(args), env=host, prog_name="scorer").output
+        return CliRunner().invoke(Host(create_app), list(args), env=host, prog_name="scorer").output
 
     out["scorer --help"] = scorer("--help")
     out["scorer backup --help"] = scorer("backup", "--help")

@@ -452,11 +452,11 @@ def test_flow_after_deal_one_discard_and_draw():
     notes = g.plan(state).notes
     assert (
         "No new deal: each player picks up the cards they took "
-        "(Ala 3, Bartek 15, Celina 18); the stock holds 16." in notes
+        "(Ala 3, Bartek 15, Celina 18); the stock holds 16 cards." in notes
     )
     assert "Bartek discards 3 cards face down." in notes
     assert "Ala draws 9 cards from the stock." in notes
-    assert "Everyone now holds 12; the stock holds 7." in notes
+    assert "Everyone now holds 12; the stock holds 7 cards." in notes
 
 
 def test_flow_deal_two_chain_in_an_order_that_works():
@@ -577,7 +577,7 @@ def test_flow_new_round_reshuffles_and_the_next_dealer_deals():
     assert [s.seat for s in flow.steps[1:]] == [C, A, B]
     assert (
         "Bartek shuffles the whole pack and deals 12 cards to each player; the other 16 "
-        "lie face down as the stock." in g.plan(state).notes
+        "cards lie face down as the stock." in g.plan(state).notes
     )
 
 

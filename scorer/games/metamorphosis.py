@@ -516,11 +516,13 @@ class Metamorphosis(Game):
                 )
             else:
                 notes.append(
-                    _(
+                    ngettext(
                         "No new deal: each player picks up the cards they took "
-                        "(%(held)s); the stock holds %(stock)s.",
+                        "(%(held)s); the stock holds %(num)s card.",
+                        "No new deal: each player picks up the cards they took "
+                        "(%(held)s); the stock holds %(num)s cards.",
+                        state["stock"],
                         held=held,
-                        stock=state["stock"],
                     )
                 )
         stock = state["stock"]
@@ -528,11 +530,13 @@ class Metamorphosis(Game):
             who = names[step.seat] if step.seat is not None else ""
             if step.action == "shuffle":
                 notes.append(
-                    _(
+                    ngettext(
                         "%(name)s shuffles the whole pack and deals 12 cards to each "
-                        "player; the other %(stock)s lie face down as the stock.",
+                        "player; the other %(num)s card lies face down as the stock.",
+                        "%(name)s shuffles the whole pack and deals 12 cards to each "
+                        "player; the other %(num)s cards lie face down as the stock.",
+                        flow.stock,
                         name=who,
-                        stock=flow.stock,
                     )
                 )
             elif step.action == "discard":
@@ -591,7 +595,11 @@ class Metamorphosis(Game):
                 notes.append(_("Everyone holds 12: nothing to exchange."))
             elif d in (2, 4):
                 notes.append(
-                    _("Everyone now holds 12; the stock holds %(stock)s.", stock=flow.stock)
+                    ngettext(
+                        "Everyone now holds 12; the stock holds %(num)s card.",
+                        "Everyone now holds 12; the stock holds %(num)s cards.",
+                        flow.stock,
+                    )
                 )
             else:
                 notes.append(_("Everyone now holds 12."))
