@@ -61,9 +61,11 @@ from .listing import (
     Summary,
     choices,
     listing,
+    page_rows,
     remember,
     role_of,
     summaries,
+    summarize,
     trash_since,
 )
 from .stored import Stored, edit_key, get, keys_match, legacy_pub, version_of
@@ -124,6 +126,7 @@ __all__ = [
     "keys_match",
     "legacy_pub",
     "listing",
+    "page_rows",
     "now",
     "parse_mark",
     "pass_versions",
@@ -137,6 +140,7 @@ __all__ = [
     "schema",
     "standings",
     "summaries",
+    "summarize",
     "trash_since",
     "undo",
     "version_of",

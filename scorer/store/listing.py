@@ -91,7 +91,7 @@ def _fresh(row) -> dict | None:
     return kept if kept is not None and kept.get("code") == STAMP else None
 
 
-def summaries(
+def page_rows(
     db: Database,
     browser: str,
     *,
@@ -99,15 +99,12 @@ def summaries(
     player: str | None = None,
     finished: bool | None = None,
     page: int = 1,
-) -> tuple[list[Summary], int]:
+) -> tuple[list[dict], int]:
     """One page of the matches a browser scores or has watched, the latest
-    changed first, from their kept figures (no fold), and how many there are
-    in all; ``game``, ``player`` (a name as entered), ``finished`` narrow it.
-    The page's rows are read by id once the order has picked them. What it reads
-    grows with the page, not with the browser's matches: a summary written by
-    other code is found at start (kept.refresh_summaries), not looked for in all
-    of them here; one the page shows all the same (a row written by hand since)
-    is folded and written afresh as it is shown."""
+    changed first, as their rows (``summarize`` reads them), and how many there
+    are in all; ``game``, ``player`` (a name as entered), ``finished`` narrow it.
+    The page's rows are read by id once the order has picked them: what it reads
+    grows with the page, not with the browser's matches."""
     if not browser:
         return [], 0
     frm, args = _mine(browser)
@@ -140,9 +137,21 @@ def summaries(
     ]
     by_id = {
         r["id"]: r
-        for r in db.query(f"select * from matches where id in ({', '.join('?' * len(ids))})", ids)
+        for r in db.query(
+            "select id, pub, game, players, created, updated, summary from matches"
+            f" where id in ({', '.join('?' * len(ids))})",
+            ids,
+        )
     }
-    rows = [by_id[i] for i in ids if i in by_id]  # one deleted in between: left out
+    return [by_id[i] for i in ids if i in by_id], total  # one deleted in between: left out
+
+
+def summarize(db: Database, rows: list[dict]) -> list[Summary]:
+    """The page's rows (``page_rows``) as the list shows them, from their kept
+    figures (no fold). A summary written by other code is found at start
+    (kept.refresh_summaries), not looked for in all of them here; one the page
+    shows all the same (a row written by hand since) is folded and written
+    afresh as it is shown."""
     out = []
     for r in rows:
         players = json.loads(r["players"])
@@ -167,7 +176,14 @@ def summaries(
                 readable=fresh,
             )
         )
-    return out, total
+    return out
+
+
+def summaries(db: Database, browser: str, **narrowed) -> tuple[list[Summary], int]:
+    """One page of a browser's matches as the list shows them (``page_rows``,
+    ``summarize``), and how many there are in all."""
+    rows, total = page_rows(db, browser, **narrowed)
+    return summarize(db, rows), total
 
 
 def choices(db: Database, browser: str) -> tuple[list[str], list[str]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from functools import partial
 
 from flask import (
     abort,
@@ -58,7 +59,8 @@ def questions(entry: dict) -> Markup:
     match = entry["match"]
 
     def draw() -> Markup:
-        return Markup(render_template("_deal_questions.html", **entry))
+        form = entry["form"]() if entry["hidden"] is not None else entry["form"]
+        return Markup(render_template("_deal_questions.html", **{**entry, "form": form}))
 
     key = ("questions", entry["match_id"], str(get_locale()), tuple(match.players))
     return drawn().get((*key, repr(entry["fields"]), repr(entry["plan"].notes)), draw)
@@ -146,13 +148,17 @@ def deal_entry(
         return None, None
     names = stored.match.players
     error = None
+    hidden = None
     if formdata is None:
         fields = rules.entry_fields(plan, entry or {})
         data = form_data_from_entry(fields, rules.n, entry) if entry else {}
         data.update(expect=page_mark(stored, number), key=new_key() if keyed else "")
         if number is None:
             data["number"] = plan.number
-        form = deal_form(fields, names, data=data, token=token)
+        if keyed or token or entry:
+            form = deal_form(fields, names, data=data, token=token)
+        else:  # the sheet's blank form: built only if its questions are drawn (questions)
+            form, hidden = partial(deal_form, fields, names, data=data, token=False), data
     else:
         if posted is None:
             formdata["expect"] = page_mark(stored, number)
@@ -171,6 +177,7 @@ def deal_entry(
         "match": stored.match,
         "plan": plan,
         "form": form,
+        "hidden": hidden,
         "fields": fields,
         "number": number,
         "rules": rules,

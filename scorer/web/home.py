@@ -19,6 +19,7 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from markupsafe import Markup
 
 from .. import store
 from ..games import GAMES, EntryError
@@ -67,7 +68,7 @@ def _home(import_error: str | None = None):
     game = game if game in games else None
     player = player if player in names else None
     page = whole_number(args.get("page") or "1") or 1
-    rows, total = store.summaries(
+    rows, total = store.page_rows(
         db(),
         access.known(),
         game=game,
@@ -85,17 +86,13 @@ def _home(import_error: str | None = None):
     here = {k: v for k, v in (("game", game), ("player", player), ("state", state)) if v}
     token = access.needs_token()
     locale = str(get_locale())
-    items = [item_key(r, locale) for r in rows]
 
     def draw_page() -> str:
         return render_template(
             "home.html",
             trash=trash,
             trash_days=store.TRASH_DAYS,
-            rows=[
-                drawn().get(k, lambda r=r: draw("_match_item.html", {"r": r}))
-                for k, r in zip(items, rows, strict=True)
-            ],
+            rows=[listed(r, locale) for r in store.summarize(db(), rows)],
             total=total,
             page=page,
             pages=pages,
@@ -112,19 +109,25 @@ def _home(import_error: str | None = None):
         return draw_page()
     # the same page for every browser that lists the same: drawn and compressed once
     key = ("home", request.full_path, locale, total, tuple(games), tuple(names))
-    key += (tuple(items), tuple((t["id"], str(t["title"])) for t in trash))
+    # the page's rows as read (their summaries' JSON unparsed: a kept page parses none)
+    key += (tuple(tuple(r[k] for k in SHOWN) for r in rows),)
+    key += (tuple((t["id"], str(t["title"])) for t in trash),)
     response = Response(mimetype="text/html")
     response.set_etag("h" + hashlib.sha256(repr(key).encode()).hexdigest()[:20], weak=True)
     response.headers["Cache-Control"] = "no-cache"
     return packed(response, drawn_pages(), key, lambda: drawn_pages().get(key, draw_page))
 
 
-def item_key(r: store.Summary, locale: str) -> tuple:
-    """What a match as the home page lists it is drawn from (``_match_item.html``):
-    it is drawn once per change and language, and a page of 30 from what the
-    worker drew, as the sheet's parts are."""
+# what a listed match is drawn from (store.page_rows)
+SHOWN = ("pub", "game", "players", "created", "updated", "summary")
+
+
+def listed(r: store.Summary, locale: str) -> Markup:
+    """A match as the home page lists it, drawn once per change and language (a
+    page of 30 is drawn from what the worker drew, as the sheet's parts are)."""
     shown = (r.pub, r.game, r.created, r.updated, r.deals, r.finished, r.readable)
-    return ("item", locale, shown, *map(tuple, (r.players, r.totals, r.winners)))
+    key = ("item", locale, shown, *map(tuple, (r.players, r.totals, r.winners)))
+    return drawn().get(key, lambda: draw("_match_item.html", {"r": r}))
 
 
 @bp.get("/new")
