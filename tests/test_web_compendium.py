@@ -64,6 +64,27 @@ def test_auction_call_by_call_then_counts(client, app):
     assert "Types called so far: Ala — · Bartek 2 · Celina 5 · Darek 2" in page
 
 
+def test_a_finished_variety_sheet_no_longer_lists_the_types_called(client):
+    """The types called so far are for the next auction: once the match is over
+    (its eight deals) the sheet says who won, not the types."""
+    import random  # noqa: PLC0415
+
+    from scorer.autoplay import play_match  # noqa: PLC0415
+    from scorer.engine import RANDOM  # noqa: PLC0415
+    from scorer.games import GAMES  # noqa: PLC0415
+
+    names = ["Ala", "Bartek", "Celina", "Darek"]
+    rules = GAMES["variety"](GAMES["variety"].normalize_options({}, 4), names)
+    deals = [e for _p, _t, e in play_match(rules, [RANDOM] * 4, random.Random(3))]
+    assert len(deals) == 8
+    record = {"game": "variety", "players": names, "first_dealer": 0}
+    mid = client.post("/api/matches", json={**record, "deals": deals[:7]}).get_json()["id"]
+    assert "Types called so far:" in client.get(f"/m/{mid}").get_data(as_text=True)
+    mid = client.post("/api/matches", json={**record, "deals": deals}).get_json()["id"]
+    page = client.get(f"/m/{mid}").get_data(as_text=True)
+    assert "Types called so far:" not in page and "Rematch" in page
+
+
 def test_a_player_may_not_repeat_their_own_call(client, app):
     url = new(client, "variety", FOUR)
     # Bartek 1, Celina 2, Darek 3, Ala 4; Bartek again: 1 is his own

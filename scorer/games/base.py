@@ -801,7 +801,8 @@ class Game(ABC):
         return None
 
     def summary(self, state: Any) -> list[str]:
-        """Lines the score sheet shows about the match so far (override)."""
+        """Lines the score sheet shows about the match so far, while a deal is still to
+        be played (override): Variety's types called, for the next auction."""
         return []
 
     def describe(self, entry: dict, plan: Plan) -> str:
