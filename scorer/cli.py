@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -74,7 +75,7 @@ class SpokenHelp:
 
     def get_short_help_str(self, limit: int = 45) -> str:
         """The help's first sentence, or as much of it as fits ``limit``."""
-        first = said_now(self.help).partition("\n\n")[0].split(". ")[0].rstrip(".")
+        first = re.split(r"\. |; ", said_now(self.help).partition("\n\n")[0])[0].rstrip(".")
         return textwrap.shorten(first + ".", limit, placeholder="...")
 
     def get_help_option(self, ctx):

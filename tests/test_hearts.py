@@ -371,4 +371,4 @@ def test_each_deal_in_words():
     # 4 + 13 = 17; 8 + 10 + 7 = 25; 1
     assert row.score.lines == ["4 hearts, Q♠ → 17", "8 hearts, K♠, A♠ → 25", "1 heart → 1"]
     # a count of hearts in words: "4♥" reads as the four of hearts
-    assert row.words == "Ala: 4 hearts, Q♠; Bartek: 8 hearts, K♠ A♠; Celina: 1 heart"
+    assert row.words == "Ala: 4 hearts, Q♠; Bartek: 8 hearts, K♠, A♠; Celina: 1 heart"

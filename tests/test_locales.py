@@ -412,11 +412,11 @@ def csv_rows(text: str, lang: str) -> list[list[str]]:
 def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_keeps_qs(client):
     mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
     said = {  # the cards, and 4, 6 and 3 hearts as each language counts them
-        "en": ("Q♠", "K♠ A♠", ("4 hearts", "6 hearts", "3 hearts")),
-        "pl": ("D♠", "K♠ A♠", ("4 kiery", "6 kierów", "3 kiery")),
-        "ru": ("Д♠", "К♠ Т♠", ("4 червы", "6 червей", "3 червы")),
-        "cs": ("Q♠", "K♠ A♠", ("4 srdce", "6 srdcí", "3 srdce")),
-        "eo": ("Q♠", "K♠ A♠", ("4 koroj", "6 koroj", "3 koroj")),
+        "en": ("Q♠", "K♠, A♠", ("4 hearts", "6 hearts", "3 hearts")),
+        "pl": ("D♠", "K♠, A♠", ("4 kiery", "6 kierów", "3 kiery")),
+        "ru": ("Д♠", "К♠, Т♠", ("4 червы", "6 червей", "3 червы")),
+        "cs": ("Q♠", "K♠, A♠", ("4 srdce", "6 srdcí", "3 srdce")),
+        "eo": ("Q♠", "K♠, A♠", ("4 koroj", "6 koroj", "3 koroj")),
     }
     for lang, (queen, king_ace, (four, six, three)) in said.items():
         sheet = get(client, f"/m/{mid}", lang)
@@ -1571,7 +1571,7 @@ IN_WORDS = {
     ),
     "polignac": (
         {"taken_by": {"JS": 0, "JC": 1, "JH": 0, "JD": 2}},
-        "Ala: W♠ W♥; Bartek: W♣; Celina: W♦",
+        "Ala: W♠, W♥; Bartek: W♣; Celina: W♦",
     ),
 }
 

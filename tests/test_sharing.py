@@ -293,8 +293,8 @@ def test_the_history_names_each_entry_of_a_choice_for_what_it_is(phones):
     key = re.search(r'name="key" value="([^"]*)"', page).group(1)
     assert a.post(r.location, data={"action": "keep", "key": key}).status_code == 302
     history = text(a.get(f"/m/{mid}/history"))
-    d1 = "Ala: 4 hearts, Q♠; Bartek: 6 hearts, K♠ A♠; Celina: 3 hearts"
-    d2 = "Ala: A♠; Bartek: 5 hearts; Celina: 8 hearts, Q♠ K♠"
+    d1 = "Ala: 4 hearts, Q♠; Bartek: 6 hearts, K♠, A♠; Celina: 3 hearts"
+    d2 = "Ala: A♠; Bartek: 5 hearts; Celina: 8 hearts, Q♠, K♠"
     kept = history.index("Deal 1 kept as stored")
     conflict = history.index("Deal 1 entered twice, differently")
     assert f"Set aside: {d2}" in history[kept:conflict]

@@ -414,7 +414,7 @@ def _value_words(rules: Game, key: str, value: Any, seat_valued: bool) -> Any:
     if isinstance(value, str):
         return _shown(value)
     if isinstance(value, list) and all(isinstance(x, str) for x in value):
-        return join(" ", [_shown(x) for x in value]) if value else _("no cards")
+        return join(", ", [_shown(x) for x in value]) if value else _("no cards")
     return str(value)[:60]
 
 

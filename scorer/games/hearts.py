@@ -258,7 +258,7 @@ class HeartsFamily(Game):
         missing = [c for c in in_play if c not in seen]
         if missing:
             raise EntryError(
-                _("nobody took %(cards)s", cards=join(" ", [display(c) for c in missing])),
+                _("nobody took %(cards)s", cards=join(", ", [display(c) for c in missing])),
                 "heart_cards",
             )
         return out
@@ -367,7 +367,7 @@ class HeartsFamily(Game):
             # a count of hearts in words ("10 hearts"): "10♥" reads as the ten of hearts
             count = entry["hearts"][s] if "heart_cards" not in entry else 0
             taken = [count_words("hearts", count)] if count else []
-            taken += [join(" ", cards)] if cards else []
+            taken += [join(", ", cards)] if cards else []
             if taken:
                 parts.append(self.took(s, join(", ", taken)))
         return join("; ", parts)

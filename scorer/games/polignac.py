@@ -310,7 +310,7 @@ class Polignac(Game):
         for s in range(self.n):
             taken = [display(j) for j in JACKS if entry["taken_by"][j] == s]
             if taken and not (capot and capot["made"]):
-                parts.append(self.took(s, join(" ", taken)))
+                parts.append(self.took(s, join(", ", taken)))
         if capot:
             name = self.names[capot["seat"]]
             parts.append(
