@@ -910,7 +910,7 @@ def test_a_missing_taker_is_asked_for_as_a_trick_or_a_card(client, lang):
 # where a language says it so; English keeps docs/record.md's "hearts add up to 14".
 COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
-    "pl": "Wzięte kiery to razem 14, a suma musi wynosić 13",
+    "pl": "Wzięte kiery to razem 14, a powinno być 13",
     "ru": "Взятые черви: в сумме 14, а всего их 13",
     "cs": "Vzatá srdce: součet je 14, ale má být 13",
     "eo": "Prenitaj koroj: la sumo estas 14, sed devas esti 13",
