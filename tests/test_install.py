@@ -47,7 +47,7 @@ DESCRIPTIONS = {
     "en": "A score pad for trick-taking card games played with real cards",
     "pl": "Notes do zapisywania punktów w grach lewowych – przy stole, prawdziwymi kartami",
     "ru": "Блокнот для записи счёта в карточных играх на взятки, когда играют настоящими картами",
-    "cs": "Zápis bodů ke zdvihovým karetním hrám, které hrajete se skutečnými kartami",
+    "cs": "Zápis bodů ke zdvihovým hrám, které hrajete s opravdovými kartami u stolu",
     "eo": "Poentokajero por kartludoj kun trukoj, ludataj per veraj kartoj",
 }
 

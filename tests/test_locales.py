@@ -840,7 +840,7 @@ SET_UP = {
     "en": "Bartek is now Bartosz; Target: 100 → 200",
     "pl": "Bartek to teraz Bartosz; Limit punktów: 100 → 200",
     "ru": "Bartek теперь Bartosz; Целевой счёт: 100 → 200",
-    "cs": "Bartek je teď Bartosz; Cílové skóre: 100 → 200",
+    "cs": "Přejmenováno: Bartek → Bartosz; Cílové skóre: 100 → 200",
     "eo": "Bartek nun estas Bartosz; Celpoentaro: 100 → 200",
 }
 
