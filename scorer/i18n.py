@@ -140,8 +140,8 @@ class Text(ABC):
     def __repr__(self) -> str:
         """What it is made of, not drawn: a plan's repr keys the parts drawn from it
         (scorer/web/deal_form.py), in the page's language, without translating."""
-        slots = (s for c in type(self).__mro__ for s in getattr(c, "__slots__", ()))
-        return f"{type(self).__name__}({', '.join(repr(getattr(self, s)) for s in slots)})"
+        kind = type(self)
+        return f"{kind.__name__}({', '.join([repr(getattr(self, s)) for s in _slots(kind)])})"
 
     # Where a string is read, a Text reads as its drawn string.
     def __eq__(self, other: object) -> bool:
@@ -185,6 +185,12 @@ class Text(ABC):
 
     def __bool__(self) -> bool:
         return True
+
+
+@cache
+def _slots(kind: type) -> tuple[str, ...]:
+    """The slots of a kind of Text, its bases' too: what its repr shows."""
+    return tuple(s for c in kind.__mro__ for s in getattr(c, "__slots__", ()))
 
 
 class Message(Text):
