@@ -331,7 +331,8 @@ def sheet_rows(match: Match, standings: Standings) -> list[list]:
     places, in the players' total columns. Numbers are ints, words texts."""
     names = match.players
     tagged = any(row.tag for row in standings.kept)
-    lead = [GAMES[match.game].words("column"), _("dealer")] + ([_("note")] if tagged else [])
+    game = GAMES[match.game]
+    lead = [game.words("column"), _("dealer")] + ([game.words("note")] if tagged else [])
     rows: list[list] = [
         lead
         + [

@@ -101,7 +101,7 @@ def test_black_maria_three_players_on_a_phone(page, live_server, tmp_path):
 
     # export CSV
     with page.expect_download() as download:
-        page.get_by_role("link", name="Export CSV").tap()
+        page.get_by_role("link", name="Export every deal in detail (CSV)").tap()
     csv_path = tmp_path / "match.csv"
     download.value.save_as(csv_path)
     body = csv_path.read_text(encoding="utf-8-sig")

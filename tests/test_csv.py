@@ -205,6 +205,23 @@ def test_a_game_that_notes_its_deals_keeps_the_note_in_its_own_column(client):
     assert rows[1] == ["1", 'Ala, "As"', "2 ♣", "14", "14", "14", "14", "12", "12", "12", "12"]
 
 
+def test_metamorphosis_names_its_note_column_and_its_export_for_its_plays(client):
+    """A Metamorphosis deal is a play of a round: its sheet's note column holds the
+    round and the play (R1·1) and is headed "round"; the export's button counts
+    plays in Russian, deals in every other game."""
+    mid = odd_names_match(client, "metamorphosis", 3, SAMPLES["metamorphosis"][1][:1])
+    body, _disposition = download(client, f"/m/{mid}/sheet.csv")
+    rows = [[v for v, _q in row] for row in split(body)]
+    assert rows[0][:3] == ["deal", "dealer", "round"] and rows[1][2] == "R1·1"
+    ru = {"Accept-Language": "ru"}
+    assert "Все розыгрыши подробно (CSV)" in client.get(f"/m/{mid}", headers=ru).get_data(
+        as_text=True
+    )
+    other = odd_names_match(client, "black_maria", 3, BLACK_MARIA)
+    page = client.get(f"/m/{other}", headers=ru).get_data(as_text=True)
+    assert "Все сдачи подробно (CSV)" in page
+
+
 def test_the_file_names_say_the_game_the_players_and_the_date(client):
     mid = odd_names_match(client, "black_maria", 3, BLACK_MARIA)
     today = date.today().isoformat()

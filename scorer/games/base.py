@@ -467,6 +467,8 @@ DEAL_WORDS = {
     "check_title": L_("Check deal %(n)s trick by trick"),
     "delete_all": L_("Delete the match and all its deals"),
     "column": L_("deal"),  # the CSV's and the spreadsheet's column of deal numbers
+    "note": L_("note"),  # the sheet CSV's column of each deal's tag (capot, a contract…)
+    "export_csv": L_("Export every deal in detail (CSV)"),  # the sheet's button
     "deals": L_("Deals"),  # the sheet's table of them
     "show_all": L_("Show all %(n)s deals"),  # under the table of the latest
     "edit": L_("Edit deal %(n)s"),
