@@ -192,7 +192,7 @@ class Metamorphosis(Game):
         "check_title": pgettext("metamorphosis", "Check deal %(n)s trick by trick"),
         "delete_all": pgettext("metamorphosis", "Delete the match and all its deals"),
         "column": pgettext("metamorphosis", "deal"),
-        "note": pgettext("metamorphosis", "round"),  # its tag: R1·1, the round and play
+        "note": pgettext("metamorphosis", "note"),  # its tag, R1·1 (the round and play): "round"
         "export_csv": pgettext("metamorphosis", "Export every deal in detail (CSV)"),
         "deals": pgettext("metamorphosis", "Deals"),
         "show_all": pgettext("metamorphosis", "Show all %(n)s deals"),
