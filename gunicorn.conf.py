@@ -14,6 +14,7 @@
   edit key as ?key=, and whoever read the log would score every match.
 """
 
+import gc
 import os
 import resource
 import subprocess
@@ -75,6 +76,14 @@ def on_starting(server):
 
 def when_ready(server):
     address.banner()
+
+
+def post_worker_init(worker):
+    """The app as loaded (its modules, templates, catalogs) is left out of the
+    collector's passes: with thousands of held phones a full pass over it all
+    paused the worker (10,000 phones: a save seen after 1.1 s at worst)."""
+    gc.collect()
+    gc.freeze()
 
 
 def post_request(worker, req, environ, resp):
