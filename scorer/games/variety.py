@@ -596,6 +596,7 @@ class Variety(Game):
                     choices=tuple((t.number, str(t.number)) for t in self.types.values()),
                     per_seat=False,
                     optional=True,
+                    named=_("the type played"),
                 ),
                 Field(
                     "seat_pair",

@@ -366,14 +366,16 @@ def cells(rules, plan, names: list[str], entry: dict, fields=None) -> list[tuple
     data = form_data_from_entry(fields, len(names), entry)
     out = []
     for f in fields:
+        # a question or a legend too long for a row is named as a refusal names it
+        head = sentence(f.named) if f.named is not None else f.label
         if f.kind in ("counts",) or (f.kind == "choice" and f.per_seat):
-            lines = [(f"{f.label} · {names[s]}", field_id(f, s)) for s in range(len(names))]
+            lines = [(f"{head} · {names[s]}", field_id(f, s)) for s in range(len(names))]
         elif f.kind == "partition":
-            lines = [(f"{f.label} · {display(c)}", field_id(f, c)) for c in f.cards]
+            lines = [(f"{head} · {display(c)}", field_id(f, c)) for c in f.cards]
         elif f.kind == "seat_pair":
-            lines = [(f"{f.label} ({i + 1})", field_id(f, i)) for i in (0, 1)]
+            lines = [(f"{head} ({i + 1})", field_id(f, i)) for i in (0, 1)]
         else:
-            lines = [(str(f.label), field_id(f))]
+            lines = [(str(head), field_id(f))]
         for label, key in lines:
             out.append((label, shown(f, data.get(key), names)))
     return out
