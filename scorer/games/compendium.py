@@ -32,6 +32,7 @@ from .base import (
     only_fields,
     owners,
     score_lines,
+    took_question,
 )
 from .tricks import Captured, Decision, Setup, TableState, follow, follow_reason
 
@@ -184,7 +185,7 @@ class Compendium(Game):
         other games ask for Q♠), a trick as a trick ("Whose trick 7?" in Polish)."""
         if key == "KH":
             return _("Who took %(card)s?", card=display("KH"))
-        return _("Who took %(what)s?", what=self.owner_words(key))
+        return took_question(self.owner_words(key, took=True))
 
     def chooser(self, plan: Plan) -> int:
         """Who names trumps in a trump deal."""

@@ -21,6 +21,7 @@ from .base import (
     owners,
     pack_note,
     score_lines,
+    took_question,
 )
 from .tricks import Captured, Setup
 
@@ -77,7 +78,7 @@ class Slobberhannes(Game):
         note = pack_note(removed, hand, _("the 32 cards (A K Q J 10 9 8 7)"))
         # a trick is asked of as a trick, the queen as every game asks of a card
         fields = [
-            Field("owner", f"taken_by.{p}", _("Who took %(what)s?", what=WORDS[p]))
+            Field("owner", f"taken_by.{p}", took_question(TOOK[p]))
             if p != "QC"
             else Field("owner", "taken_by.QC", _("Who took %(card)s?", card=display("QC")))
             for p in PENALTIES
