@@ -732,6 +732,22 @@ def test_a_game_with_words_of_its_own_has_every_one_of_them():
             assert message.msgid == DEAL_WORDS[key].msgid, (cls.key, key)
 
 
+def test_a_metamorphosis_deal_refused_for_a_field_it_lacks_says_play(client):
+    """The API's refusal of an unknown field is in the game's deal words: a
+    Metamorphosis play is «розыгрыш», not «сдача» (the tenth Russian reading)."""
+    record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0, "deals": []}
+    mid = client.post("/api/matches", json=record).get_json()["id"]
+    deal = {"declarations": [1, 2, 1], "tricks": [3, 5, 4], "clubs": [3, 5, 0], "x": 1}
+    said = {}
+    for lang in ("ru", "pl", "en"):
+        r = client.post(f"/api/matches/{mid}/deals", json=deal, headers={"Accept-Language": lang})
+        assert r.status_code == 400
+        said[lang] = r.get_json()["error"]
+    assert "неизвестное поле x в этом розыгрыше" in said["ru"]
+    assert "nieznane pole x w tej rozgrywce" in said["pl"]
+    assert "unknown field x in this deal" in said["en"]
+
+
 @pytest.mark.parametrize("lang", list(PLAYS))
 def test_metamorphosis_pages_count_plays_not_deals(client, lang):
     record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0, "deals": []}

@@ -312,14 +312,15 @@ def counts(
     return out
 
 
-def only_fields(entry: Any, allowed: set[str]) -> dict:
+def only_fields(entry: Any, allowed: set[str], words: dict | None = None) -> dict:
+    """``entry`` if it is an object of ``allowed`` fields alone; its refusal in the
+    game's deal words (``words``: Metamorphosis says "play")."""
+    words = words or DEAL_WORDS
     if not isinstance(entry, dict):
-        raise EntryError(_("a deal must be a JSON object"))
+        raise EntryError(filled(words["not_object"]))
     extra = sorted(set(entry) - allowed)
     if extra:
-        raise EntryError(
-            _("unknown field %(field)s in this deal", field=str(extra[0])[:40]), "entry"
-        )
+        raise EntryError(filled(words["unknown_field"], field=str(extra[0])[:40]), "entry")
     return entry
 
 
@@ -503,6 +504,9 @@ DEAL_WORDS = {
     "undo_undo": L_("Undo the undo of deal %(n)s"),
     # under a history line whose deal has moved since (a deal before it deleted)
     "now_numbered": L_("It is deal %(n)s now."),
+    # a record's deal refused (the API, an import)
+    "not_object": L_("a deal must be a JSON object"),
+    "unknown_field": L_("unknown field %(field)s in this deal"),
     "reflowed": L_("Deal %(n)s changed; the totals after it were counted again."),
     "same_elsewhere": L_(
         "Deal %(n)s was already entered on another phone, the same: nothing was stored twice."

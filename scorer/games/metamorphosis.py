@@ -211,6 +211,8 @@ class Metamorphosis(Game):
         "undo_edit": pgettext("metamorphosis", "Deal %(n)s put back as it was (an undo)."),
         "undo_restored": pgettext("metamorphosis", "Deal %(n)s restored (an undo)."),
         "now_numbered": pgettext("metamorphosis", "It is deal %(n)s now."),
+        "not_object": pgettext("metamorphosis", "a deal must be a JSON object"),
+        "unknown_field": pgettext("metamorphosis", "unknown field %(field)s in this deal"),
         "undo_add": pgettext("metamorphosis", "Undo saving deal %(n)s"),
         "undo_change": pgettext("metamorphosis", "Undo the change to deal %(n)s"),
         "undo_delete": pgettext("metamorphosis", "Undo deleting deal %(n)s"),
@@ -682,7 +684,7 @@ class Metamorphosis(Game):
         return _("Declarations: %(list)s", list=self.declared_list(decl))
 
     def check(self, entry: Any, plan: Plan) -> dict:
-        entry = only_fields(entry, {"declarations", "tricks", *COUNTED_FIELDS})
+        entry = only_fields(entry, {"declarations", "tricks", *COUNTED_FIELDS}, self.deal_words)
         d = plan.context["deal"]
         rule: DealRule = plan.context["rule"]
         n = self.n
