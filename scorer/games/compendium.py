@@ -430,7 +430,7 @@ class Compendium(Game):
         parts: list[list[Any]] = [[] for _s in range(n)]
         for key in contract.counts:
             for s in range(n):
-                if entry[key][s] or contract.trumps:
+                if entry[key][s]:
                     points[s] += contract.sign * entry[key][s] * self.worth(key, contract)
                     parts[s].append(count_words(key, entry[key][s]))
         for key, s in entry.get("taken_by", {}).items():
