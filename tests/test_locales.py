@@ -653,7 +653,7 @@ WON = {
     "en": ("Bartek and Darek win as a pair", "Bartek, Darek, and Celina win"),
     "pl": ("Wygrywa para: Bartek i Darek", "Wygrywają: Bartek, Darek i Celina"),
     "ru": ("Победила пара: Bartek и Darek", "Победители: Bartek, Darek и Celina"),
-    "cs": ("Výhra dvojice: Bartek a Darek", "Výhra: Bartek, Darek a Celina"),
+    "cs": ("Vyhrává dvojice Bartek a Darek", "Vyhrávají Bartek, Darek a Celina"),
     "eo": ("Venkis la paro: Bartek kaj Darek", "Venkis: Bartek, Darek kaj Celina"),
 }
 
