@@ -233,7 +233,8 @@ class Knaves(Game):
                 self.n,
                 rows,
                 "jacks_taken",
-                _("Jacks taken"),
+                # TRANSLATORS: a player's statistic, beside "Games played", "Moons shot"
+                pgettext("stat", "Jacks taken"),
                 lambda entry, plan: [s for s in entry["taken_by"].values() if s is not None],
             )
         ]
