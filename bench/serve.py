@@ -756,7 +756,8 @@ class Capacity:
                 if answered is None:
                     failed += 1
                     continue
-                delays = [max(0.0, s[i] - answered) if len(s) > i else NEVER for s in t.seen]
+                # timed from the tap's send, as a player waits: the save's own answer in it
+                delays = [s[i] - sent if len(s) > i else NEVER for s in t.seen]
                 delays_all += delays
                 reached += all(d <= 3 for d in delays)
         answers = len(latencies)
@@ -806,7 +807,7 @@ class Capacity:
             shown = got["seen"]
             never = sum(d == NEVER for d in shown)
             seen = (
-                f"a phone saw a save after p50 {shown[len(shown) // 2]:.2f} / max "
+                f"a phone saw a save (from its send) after p50 {shown[len(shown) // 2]:.2f} / max "
                 f"{max([d for d in shown if d != NEVER] or [0]):.2f} s"
                 + (f", {never} phones not by the trial's end" if never else "")
             )
