@@ -597,6 +597,8 @@ OS_ERRORS = {
     errno.EPERM: L_("permission denied"),
     errno.EISDIR: L_("it is a folder, not a file"),
     errno.ENOTDIR: L_("a part of its path is not a folder"),
+    # a folder to make where a file of that name is (a backup's path through a file)
+    errno.EEXIST: L_("a part of its path is a file, not a folder"),
     errno.ENOSPC: L_("the disk is full"),
     errno.EROFS: L_("the disk can only be read"),
 }

@@ -1200,7 +1200,7 @@ LANG = {
 }
 # the system's own English, which a command used to pass through
 SYSTEM_ENGLISH = re.compile(
-    r"No such file|not a database|Permission denied|Is a directory|unable to open|"
+    r"No such file|not a database|Permission denied|Is a directory|unable to open|File exists|"
     r"codec can't decode|(?<!\w)this machine|(?<!\w)the table(?!\w)",
     re.I,
 )
@@ -1223,6 +1223,7 @@ def said_by_commands(app, folder, lang: str) -> dict[str, str]:
         "links, none": run("links", "--base", "https://scorer.test:8443"),
         "backup": run("backup", str(copy)),
         "backup, a folder": run("backup", str(folder)),
+        "backup, through a file": run("backup", str(notdb / "copy.db")),
         "restore, missing": run("restore", str(folder / "missing.db")),
         "restore, not a database": run("restore", str(notdb)),
         "restore": run("restore", str(copy)),
@@ -1281,6 +1282,7 @@ def test_the_english_commands_say_what_is_checked_below(commands):
     assert "there is no file FOLDER/missing.db" in said["restore, missing"]
     assert "there is no such file" in said["replay, missing"]
     assert "it is a folder, not a file" in said["replay, a folder"]
+    assert "a part of its path is a file, not a folder" in said["backup, through a file"]
     assert "notes.txt is not a Scorer database" in said["restore, not a database"]
     assert said["restore"].startswith("Restored from FOLDER/copy-en.db; ")
     assert "Scan it with a phone's camera" in said["make table"]
