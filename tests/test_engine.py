@@ -316,6 +316,8 @@ def test_revoke_flagged_without_hands():
     [
         # a card played twice
         (lambda t: t[6].__setitem__(3, [1, "JS"]), "trick 7: J♠ was already played in trick 1"),
+        # a card played twice in one trick: Bartek plays Ala's K♣ of trick 7 again
+        (lambda t: t[6].__setitem__(3, [1, "KC"]), "trick 7: K♣ is played twice in it"),
         # a card not in the pack (Slobberhannes has no 2s)
         (lambda t: t[7].__setitem__(3, [2, "2C"]), "trick 8: 2♣ is not in this game's pack"),
         # a leader who did not win the last trick

@@ -219,6 +219,10 @@ def walk(
                         card=display(c),
                     )
                 )
+            if played_in.get(c) == k:  # twice in this very trick
+                raise PlayError(
+                    _("trick %(k)s: %(card)s is played twice in it", k=k, card=display(c))
+                )
             if c in played_in:
                 raise PlayError(
                     _(
