@@ -54,6 +54,8 @@ def check(path: str | os.PathLike) -> list[str]:
     """Is ``path`` a Scorer database this code can take? Its migrations, in
     order; BackupError says why not (not SQLite, damaged, not Scorer's, or from
     a newer Scorer)."""
+    if Path(path).is_dir():
+        raise BackupError(_("%(file)s is a folder, not a file", file=str(path)))
     if not Path(path).is_file():
         raise BackupError(_("there is no file %(file)s", file=str(path)))
     try:

@@ -1226,6 +1226,7 @@ def said_by_commands(app, folder, lang: str) -> dict[str, str]:
         "backup, through a file": run("backup", str(notdb / "copy.db")),
         "restore, missing": run("restore", str(folder / "missing.db")),
         "restore, not a database": run("restore", str(notdb)),
+        "restore, a folder": run("restore", str(folder)),
         "restore": run("restore", str(copy)),
         "replay, missing": run("replay", str(folder / "missing.json")),
         "replay, a folder": run("replay", str(folder)),
@@ -1284,6 +1285,7 @@ def test_the_english_commands_say_what_is_checked_below(commands):
     assert "it is a folder, not a file" in said["replay, a folder"]
     assert "a part of its path is a file, not a folder" in said["backup, through a file"]
     assert "notes.txt is not a Scorer database" in said["restore, not a database"]
+    assert said["restore, a folder"].startswith("Nothing restored: FOLDER is a folder, not a file")
     assert said["restore"].startswith("Restored from FOLDER/copy-en.db; ")
     assert "Scan it with a phone's camera" in said["make table"]
     assert "A phone's first time" in said["make table"]
