@@ -248,7 +248,7 @@ SAME_EVERYWHERE = {
 # Addresses whose parts are English words ("card"), taken out of a page before it is read
 SITES = ("card-games-online.com",)
 SAME = {
-    "pl": {"Omnibus", "Standard", "auto"},  # the glossary's "omnibus"; "auto" as in auto-fill
+    "pl": {"Omnibus", "Standard"},  # the glossary's "omnibus"
     "ru": set(),
     "cs": {"Omnibus", "auto"},  # the Czech rules' "Omnibus"
     "eo": {"for"},  # Esperanto "for": away ("tri seĝojn for")
