@@ -470,7 +470,7 @@ def test_the_leader_is_named_in_the_deals_words():
     # dealer Darek: Ala 5, Bartek 1, Celina 8, Darek 4, Ala 7, Bartek 3, Celina 4
     # → Darek and Celina attack, Ala (Darek's left) leads
     assert row.words == (
-        "calls 5 1 8 4 7 3 4; type 4, ♦ trumps; Darek and Celina attack, "
+        "calls 5, 1, 8, 4, 7, 3, 4; type 4, ♦ trumps; Darek and Celina attack, "
         "Ala and Bartek defend, Ala leads; "
         "the attackers took 7 tricks, 14 red and 14 black"
     )

@@ -854,7 +854,7 @@ class Variety(Game):
         mine, _theirs = self.counts(entry)
         parts = []
         if "bids" in entry:
-            parts.append(_("calls %(calls)s", calls=" ".join(str(c) for c in entry["bids"])))
+            parts.append(_("calls %(calls)s", calls=", ".join(str(c) for c in entry["bids"])))
         parts.append(_("type %(n)s, %(trump)s", n=dt.number, trump=trump_words(dt.trump)))
         parts.append(
             _(
