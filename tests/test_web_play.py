@@ -65,7 +65,7 @@ def test_what_cannot_be_is_flagged(client):
     mid, page = start(client)
     r, page = tap(client, mid, page, "5H")
     r, second = tap(client, mid, page, "5H")  # played twice
-    assert "5♥ was already played in trick 1" in second
+    assert "5♥ is played twice in it" in second  # in this very trick
     r, page = tap(client, mid, page, "2C")  # not in the pack
     assert "2♣ is not in this game&#39;s pack" in page
 
