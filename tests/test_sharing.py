@@ -492,7 +492,7 @@ def test_the_sheet_s_undo_tapped_after_another_phone_saved_takes_nothing_back(ap
     assert r.status_code == 302 and r.location.endswith(f"/m/{mid}/history")
     assert a.get(f"/api/matches/{mid}").get_json()["deals"] == [D1, D2, D3]
     history = text(a.get(r.location))
-    assert "Not undone: the deals changed on another phone meanwhile." in history
+    assert "Not undone: the deals have changed since." in history
     assert len(re.findall(r'action="/m/[^"]+/undo/\d+"', history)) == 3
     # an Undo of no change of this match is said as such, not as a change elsewhere
     r = a.post(f"/m/{mid}/undo/999999", follow_redirects=True)

@@ -603,7 +603,7 @@ DEAL_WORDS = {
     "saved_meanwhile": L_("deal %(n)s was saved on another phone meanwhile"),
     "changed_meanwhile": L_("deal %(n)s was changed on another phone meanwhile"),
     "deleted_meanwhile": L_("deal %(n)s was deleted on another phone meanwhile"),
-    "deals_changed": L_("the deals changed on another phone meanwhile"),
+    "deals_changed": L_("the deals have changed since"),  # on this phone or another
     "entered_meanwhile": L_(
         "deal %(n)s was entered meanwhile: the other entry cannot be added as a new deal"
     ),

@@ -361,7 +361,7 @@ class Metamorphosis(Game):
         "deleted_meanwhile": pgettext(
             "metamorphosis", "deal %(n)s was deleted on another phone meanwhile"
         ),
-        "deals_changed": pgettext("metamorphosis", "the deals changed on another phone meanwhile"),
+        "deals_changed": pgettext("metamorphosis", "the deals have changed since"),
         "entered_meanwhile": pgettext(
             "metamorphosis",
             "deal %(n)s was entered meanwhile: the other entry cannot be added as a new deal",
