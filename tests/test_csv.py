@@ -195,13 +195,13 @@ def test_the_sheet_as_a_table_holds_the_totals_worked_out_by_hand(client):
     ]
 
 
-def test_a_game_that_notes_its_deals_keeps_the_note_in_its_own_column(client):
+def test_a_game_that_notes_its_deals_keeps_the_note_in_its_own_column_named_for_it(client):
     # Variety, Ala deals: type 2 clubs trumps, Bartek and Ala attack, 7 tricks: 7 × 2 = 14
     # for each attacker, 6 × 2 = 12 for each defender, 14 > 12 so no bonus
     mid = odd_names_match(client, "variety", 4, SAMPLES["variety"][1][:1])
     body, _disposition = download(client, f"/m/{mid}/sheet.csv")
     rows = [[v for v, _q in row] for row in split(body)]
-    assert rows[0][:3] == ["deal", "dealer", "note"]
+    assert rows[0][:3] == ["deal", "dealer", "type"]  # what Variety notes: the type played
     assert rows[1] == ["1", 'Ala, "As"', "2 ♣", "14", "14", "14", "14", "12", "12", "12", "12"]
 
 

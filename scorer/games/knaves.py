@@ -13,6 +13,7 @@ from typing import Any
 from ..cards import FULL_PACK, SYMBOLS, display, parse, suit_of
 from ..i18n import L_, _, join, ngettext, pgettext, sentence
 from .base import (
+    DEAL_WORDS,
     EntryError,
     Field,
     Figure,
@@ -38,6 +39,9 @@ class Knaves(Game):
     key = "knaves"
     name = L_("Knaves")
     player_counts = (3,)
+    # the sheet CSV's note column holds each deal's trump suit (a turned-up jack's in
+    # full): "trumps"
+    deal_words = {**DEAL_WORDS, "note": pgettext("knaves", "note")}
     players_option = False
     decisions = ("turn_up",)
     higher_wins = True

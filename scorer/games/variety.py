@@ -22,6 +22,7 @@ from typing import Any
 from ..cards import FULL_PACK, RED, SYMBOLS
 from ..i18n import L_, _, join, ngettext, pgettext
 from .base import (
+    DEAL_WORDS,
     ENTRY_LABELS,
     EntryError,
     Field,
@@ -276,6 +277,8 @@ class Variety(Game):
     name = L_("Variety")
     player_counts = (4,)
     entry_labels = {**ENTRY_LABELS, **LABELS}
+    # the sheet CSV's note column holds each deal's type and trumps ("2 ♣"): "type"
+    deal_words = {**DEAL_WORDS, "note": pgettext("variety", "note")}
     players_option = False
     decisions = ("bids", "contract", "attackers")
     higher_wins = True
