@@ -454,9 +454,6 @@ def tally(n: int, rows: list, key: str, label: Any, seats: Callable[[dict, Plan]
     return Figure(key, label, out)
 
 
-# A deal's words on the pages, filled in where they are drawn (Game.words); a game
-# that counts something else has its own, the same messages in its context
-# (Metamorphosis: its plays, rozgrywki and розыгрыши; docs/glossary.md).
 def took_question(what: Any) -> Any:
     """The form's question of a trick, the trick as its object (``what``: named
     after "took", the accusative), as "Who took Q♠?" asks of a card: «Кто взял
@@ -465,6 +462,9 @@ def took_question(what: Any) -> Any:
     return pgettext("took", "Who took %(what)s?", what=what)
 
 
+# A deal's words on the pages, filled in where they are drawn (Game.words); a game
+# that counts something else has its own, the same messages in its context
+# (Metamorphosis: its plays, rozgrywki and розыгрыши; docs/glossary.md).
 DEAL_WORDS = {
     "title": L_("Deal %(n)s"),
     "enter": L_("Enter deal %(n)s"),

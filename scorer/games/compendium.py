@@ -181,8 +181,9 @@ class Compendium(Game):
         return trick_words(k, took)
 
     def owner_question(self, key: str) -> Any:
-        """The form's question: a card asked as a card ("Who took K♥?", as the
-        other games ask for Q♠), a trick as a trick ("Whose trick 7?" in Polish)."""
+        """The form's question, a card and a trick asked alike: "Who took K♥?", as
+        the other games ask for Q♠, and "Who took trick 7?", the trick named as the
+        object of "took" (``took_question``)."""
         if key == "KH":
             return _("Who took %(card)s?", card=display("KH"))
         return took_question(self.owner_words(key, took=True))

@@ -76,7 +76,8 @@ class Slobberhannes(Game):
         removed = REMOVED[self.n]
         hand = len(pack(RANKS, removed)) // self.n
         note = pack_note(removed, hand, _("the 32 cards (A K Q J 10 9 8 7)"))
-        # a trick is asked of as a trick, the queen as every game asks of a card
+        # a trick asked as a card is, the trick the object of "took" (took_question);
+        # the queen as every game asks of a card
         fields = [
             Field("owner", f"taken_by.{p}", took_question(TOOK[p]))
             if p != "QC"

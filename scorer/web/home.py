@@ -59,7 +59,10 @@ def _home(import_error: str | None = None):
     count): the filter's games and names are read over all of them, so only once
     the filter is opened (``?filter``, "Which matches") or narrows the list. Its
     forms carry the CSRF token only for a browser without Fetch Metadata (as the
-    sheet's: access.SameOrigin)."""
+    sheet's: access.SameOrigin). The page is kept whole, drawn and compressed once,
+    for what it lists (its rows as read, unparsed), its count, trash and address,
+    unless something of this browser's own is in it (a notice, a refused import,
+    the token): two browsers that list the same get the same bytes."""
     args = request.args
     game, player = args.get("game") or None, args.get("player") or None
     state = args.get("state") if args.get("state") in ("playing", "finished") else None
