@@ -567,6 +567,18 @@ TOO_MANY = {
 }
 
 
+# Ala took 1 trick, 3 cards, and is said to have taken 4 clubs (Metamorphosis, three
+# players: 12 tricks). The counts are the object of "took": Esperanto says them in the
+# accusative, Polish as what Ala "has" (gender-free: "wziął"/"wzięła" would need a gender).
+FEW_TRICKS = {
+    "en": "Ala took 1 trick (3 cards): too few for 4 clubs",
+    "pl": "Ala ma 1 lewę (3 karty) – za mało na 4 trefle",
+    "ru": "Ala: 1 взятка — это 3 карты, а указано 4 трефы",
+    "cs": "Ala: 4 kříže, ale jen 1 zdvih (3 karty) – to nestačí",
+    "eo": "Ala prenis nur 1 trukon (3 kartojn): tro malmulte por 4 trefoj",
+}
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_metamorphosis_refusals_name_the_suit_in_the_page_language(client, lang):
     record = {"game": "metamorphosis", "players": NAMES[:3], "first_dealer": 0}
@@ -575,9 +587,10 @@ def test_metamorphosis_refusals_name_the_suit_in_the_page_language(client, lang)
         (first, COUNTED),
         ({**first, "clubs": [3, 3, 3], "hearts": [1, 1, 1]}, NOT_COUNTED),
         ({**first, "clubs": [5, 5, 4]}, TOO_MANY),
+        ({**first, "tricks": [1, 5, 6], "clubs": [4, 0, 0]}, FEW_TRICKS),
     ):
         r = client.post("/api/matches", json={**record, "deals": [deal]}, headers=HEADERS[lang])
-        assert r.status_code == 400 and said[lang] in r.get_json()["error"], lang
+        assert r.status_code == 400 and said[lang] in r.get_json()["error"], r.get_json()
 
 
 def test_the_trick_page_reads_table_letters_and_answers_in_them(client):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import RANKS, SYMBOLS, display, is_card, rank_letter, suit_of
-from ..i18n import L_, Text, _, and_list, filled, join, ngettext, pgettext
+from ..i18n import L_, Text, _, and_list, filled, join, ngettext, npgettext, pgettext
 from .tricks import (
     Captured,
     Decision,
@@ -226,9 +226,18 @@ def score_lines(parts: list[list], points: list[int]) -> list[str]:
     ]
 
 
-def count_words(what: str, k: int) -> Any:
+def count_words(what: str, k: int, took: bool = False) -> Any:
     """A count as a score line says it ("3 tricks", "1 heart"): ``what`` is
-    tricks, cards, hearts, clubs, spades, queens, kings_jacks, jacks or kings."""
+    tricks, cards, hearts, clubs, spades, queens, kings_jacks, jacks or kings.
+    ``took``: tricks or cards as the object of "took" in a refusal ("Ala took 3
+    tricks (9 cards)"), which a language may say in another case («Ala prenis 3
+    trukojn (9 kartojn)»)."""
+    if took:
+        # TRANSLATORS: a count as the object of "took" (the accusative where a language has one)
+        return {
+            "tricks": lambda: npgettext("took", "%(num)s trick", "%(num)s tricks", k),
+            "cards": lambda: npgettext("took", "%(num)s card", "%(num)s cards", k),
+        }[what]()
     return {
         "tricks": lambda: ngettext("%(num)s trick", "%(num)s tricks", k),
         "cards": lambda: ngettext("%(num)s card", "%(num)s cards", k),

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import SUITS, SYMBOLS, display, rank_letter, rank_of, suit_of
-from ..i18n import L_, _, and_list, join, ngettext, pgettext
+from ..i18n import L_, _, and_list, join, pgettext
 from .base import (
     EntryError,
     Field,
@@ -379,8 +379,8 @@ class Compendium(Game):
                     _(
                         "%(name)s took %(tricks)s (%(cards)s): too few for %(counted)s",
                         name=self.names[s],
-                        tricks=count_words("tricks", t),
-                        cards=ngettext("%(num)s card", "%(num)s cards", n * t),
+                        tricks=count_words("tricks", t, took=True),
+                        cards=count_words("cards", n * t, took=True),
                         counted=words,
                     ),
                     "tricks",
@@ -391,7 +391,7 @@ class Compendium(Game):
                     _(
                         "%(name)s took %(tricks)s, so not %(marked)s",
                         name=self.names[s],
-                        tricks=count_words("tricks", t),
+                        tricks=count_words("tricks", t, took=True),
                         marked=and_list(self.owner_words(k) for k in marked),
                     ),
                     "taken_by",

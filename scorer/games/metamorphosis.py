@@ -732,8 +732,8 @@ class Metamorphosis(Game):
                         _(
                             "%(name)s took %(tricks)s (%(cards)s): too few for %(counted)s",
                             name=self.names[s],
-                            tricks=ngettext("%(num)s trick", "%(num)s tricks", out["tricks"][s]),
-                            cards=counted_words("cards", cards),
+                            tricks=count_words("tricks", out["tricks"][s], took=True),
+                            cards=count_words("cards", cards, took=True),
                             counted=counted_words(name, got[s]),
                         ),
                         name,
