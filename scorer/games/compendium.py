@@ -21,6 +21,7 @@ from typing import Any
 from ..cards import SUITS, SYMBOLS, display, rank_letter, rank_of, suit_of
 from ..i18n import L_, _, and_list, join, pgettext
 from .base import (
+    DEAL_WORDS,
     EntryError,
     Field,
     Game,
@@ -93,6 +94,9 @@ class Compendium(Game):
     ``rule_notes``, ``pack_notes``)."""
 
     higher_wins = True
+    # the sheet CSV's note column holds what each deal counts, or its trumps ("♥", "♠"):
+    # "contract"
+    deal_words = {**DEAL_WORDS, "note": pgettext("compendium", "note")}
     decisions = ("trump",)
     trump_chooser = "dealer"  # who names trumps: the dealer, or the eldest
 
