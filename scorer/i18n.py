@@ -74,8 +74,14 @@ def _now():
     return _drawing() if _drawing is not None else (None, None)
 
 
+# The minus sign a page prints before a negative number (U+2212), as Polish, Czech and
+# Russian print set it ("−26", "7 − 4 = 3"); CLDR gives the hyphen-minus a keyboard types,
+# which a CSV, the API and a form's field keep (a spreadsheet reads "−26" as text).
+MINUS = "\u2212"
+
+
 def number(value: int, locale: Any = None) -> str:
-    """A whole number as the locale writes it (1,000 · 1 000; the minus sign)."""
+    """A whole number as the locale writes it on a page (1,000 · 1 000; −26)."""
     if 0 <= value < 1000:
         return str(value)  # the same in every locale, and the common case
     return _formatted(value, str(locale or DEFAULT))
@@ -89,7 +95,14 @@ def page_number(value: int) -> str:
 @lru_cache(maxsize=4096)
 def _formatted(value: int, locale: str) -> str:
     """Babel's writing of a number, kept: a sheet writes the same few again and again."""
-    return format_decimal(value, locale=locale, group_separator=_grouped(value, locale))
+    text = format_decimal(value, locale=locale, group_separator=_grouped(value, locale))
+    return text.replace("-", MINUS, 1) if value < 0 else text
+
+
+def signed(value: int) -> Any:
+    """Points with their sign, as a page writes them: +3, −2, 0 (drawn in the page's
+    locale: +1 300, −1,300)."""
+    return join("", ["+", value]) if value > 0 else value
 
 
 # CLDR's minimumGroupingDigits 2: the languages that write a four-digit number without
@@ -439,7 +452,8 @@ def tenths(value: float, signed: bool = False) -> str:
 def _tenths(value: float, signed: bool, locale: str) -> str:
     """Babel's writing of a tenth, kept: a league writes a few hundred."""
     pattern = "+#,##0.0;-#,##0.0" if signed and value else "#,##0.0"
-    return format_decimal(value, pattern, locale=locale, group_separator=_grouped(value, locale))
+    text = format_decimal(value, pattern, locale=locale, group_separator=_grouped(value, locale))
+    return text.replace("-", MINUS, 1) if value < 0 else text
 
 
 def percent(value: float) -> str:

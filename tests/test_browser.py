@@ -30,7 +30,10 @@ def shot(target, name: str, **options) -> None:
 
 
 def totals(page):
-    return [int(t) for t in page.locator(".totals .points").all_inner_texts()]
+    """The sheet's totals as numbers (a page prints a minus sign, U+2212)."""
+    return [
+        int(t.replace("\u2212", "-")) for t in page.locator(".totals .points").all_inner_texts()
+    ]
 
 
 def tap_owner(page, card, seat):

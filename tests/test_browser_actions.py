@@ -183,12 +183,6 @@ def sheet_in(browser, live_server, lang, game):
     return context, page
 
 
-def local_totals(page) -> list[int]:
-    return [
-        int(t.replace("\u2212", "-")) for t in page.locator(".totals .points").all_inner_texts()
-    ]
-
-
 @pytest.mark.parametrize("lang", ["pl", "ru"])
 def test_right_after_a_save_the_next_black_maria_deal_in_6_actions(browser, live_server, lang):
     """The flash and its one-tap Undo stand above the next deal's form: Save and every
@@ -205,7 +199,7 @@ def test_right_after_a_save_the_next_black_maria_deal_in_6_actions(browser, live
         for card, seat in zip(("QS", "KS", "AS"), holders):
             act.chip(f"taken_by_{card}", seat)
         act.tap(page.locator("form.deal button.primary.big"), navigates=True)
-        assert local_totals(page) == after
+        assert totals(page) == after
         assert act.count == 6
     assert page.locator(".flash").is_visible()  # the save's flash and Undo are there
     context.close()
@@ -222,6 +216,6 @@ def test_metamorphosis_deal_1_in_10_actions_with_long_names(browser, live_server
     act.pad(3, 5)
     act.pad(3, 5, 0)
     act.tap(page.locator("form.deal button.primary.big"), navigates=True)
-    assert local_totals(page) == [-12, -20, 10]
+    assert totals(page) == [-12, -20, 10]
     assert act.count == 10
     context.close()

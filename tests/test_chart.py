@@ -117,7 +117,7 @@ def test_negative_totals_and_a_minus_sign():
         "metamorphosis", [{"declarations": [2, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}], 3
     )
     # -20 to 10: 30 / 4 = 7.5 → steps of 10, from -20 to 10
-    assert texts(root, "tick") == ["-20", "-10", "0", "10"]  # as the sheet writes them
+    assert texts(root, "tick") == ["−20", "−10", "0", "10"]  # as the sheet writes them
     x0, y0, w, h = plot_box(root)
     assert lines(root)["seat1"][1] == (pytest.approx(x0 + w), pytest.approx(y0 + h))  # -20
     assert lines(root)["seat2"][1][1] == pytest.approx(y0)  # +10 at the top
@@ -133,7 +133,7 @@ def test_metamorphosis_marks_rounds_and_what_each_deal_counts():
     ]
     root = chart_of("metamorphosis", deals, 3)
     # RULES.md: clubs -4 each, hearts +3 (diamonds trumps), every card -1, spades +4
-    assert texts(root, "label") == ["-4♣", "+3♥", "-1", "+4♠", "-4♣"]
+    assert texts(root, "label") == ["−4♣", "+3♥", "−1", "+4♠", "−4♣"]
     assert texts(root, "group") == ["Round 1", "Round 2"]
     # round 2 begins after deal 4: its separator stands at 4 fifths of the width
     x0, _y0, w, _h = plot_box(root)

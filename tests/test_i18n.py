@@ -95,7 +95,7 @@ def test_a_text_outside_a_request_is_english_and_reads_as_a_string():
         "2 hearts",
     ]
     assert _("at most %(n)s deals", n=2000) == "at most 2,000 deals"
-    assert _("%(p)s points", p=-1500) == "-1,500 points"
+    assert _("%(p)s points", p=-1500) == "−1,500 points"
 
 
 def test_joined_texts_stay_texts():
@@ -230,10 +230,10 @@ def test_plural_forms_and_numbers_follow_the_locale(app):
                 "{{ 1234 | num }}|{{ -1300 | signed }}|{{ 3 | signed }}|{{ 0 | signed }}"
                 "|{{ -13000 | signed }}"
             )
-            == "1234|-1300|+3|0|-13\xa0000"
+            == "1234|−1300|+3|0|−13\xa0000"
         )
     with app.test_request_context("/", headers={"Accept-Language": "en"}):
-        assert render_template_string("{{ 1234 | num }}|{{ -1300 | signed }}") == "1,234|-1,300"
+        assert render_template_string("{{ 1234 | num }}|{{ -1300 | signed }}") == "1,234|−1,300"
 
 
 def test_the_home_page_counts_deals_with_the_plural_form(client):

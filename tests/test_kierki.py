@@ -478,10 +478,10 @@ def test_the_fan_tan_form_offers_no_check_and_the_check_page_says_why(client):
 
 
 def test_the_rules_page_writes_the_robbers_total_as_each_language_writes_numbers(client):
-    """-1,300 is English only: Czech groups thousands with a space (-1 300, as the
-    sheet writes totals); Polish and Russian write four digits ungrouped (-1300:
+    """−1,300 is English only: Czech groups thousands with a space (−1 300, as the
+    sheet writes totals); Polish and Russian write four digits ungrouped (−1300:
     CLDR's minimumGroupingDigits 2 for Polish, Russian typography)."""
-    written_in = (("en", "-1,300"), ("ru", "-1300"), ("cs", "-1\xa0300"), ("pl", "-1300"))
+    written_in = (("en", "−1,300"), ("ru", "−1300"), ("cs", "−1\xa0300"), ("pl", "−1300"))
     for lang, written in written_in:
         page = client.get("/rules/kierki", headers={"Accept-Language": lang}).get_data(True)
         assert f"<td>{written}</td>" in page, lang

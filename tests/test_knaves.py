@@ -341,4 +341,4 @@ def test_the_fold_agrees_with_the_deals(entries, first):
 
 def test_rules_page(client):
     page = client.get("/rules/knaves").get_data(as_text=True)
-    assert "J♥ -4" in page and "The Polish card-game book" in page and "House rule" in page
+    assert "J♥ −4" in page and "The Polish card-game book" in page and "House rule" in page

@@ -386,6 +386,24 @@ def test_every_page_writes_cards_in_the_table_letters_of_its_language(pages, gam
         assert not foreign.findall(visible(html)), what
 
 
+# A hyphen-minus where a page means a minus: before a number ("-26", "(-2"), or between
+# two numbers as a subtraction ("7 - 4"); a date (2026-12-06) or a range (3-6) is not one.
+HYPHEN_MINUS = re.compile(r"(?<![\w\-/.:])-(?=\d)|(?<=\d) - (?=\d)")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", list(GAMES))
+def test_every_page_prints_a_minus_sign_not_a_hyphen(pages, game, lang):
+    """Negative points and the rules' sums print U+2212 ("−26", "7 − 4 = 3"), as Polish,
+    Czech and Russian print set them (fresh readers of every language asked for it)."""
+    client, urls = pages
+    for what, url in urls[game].items():
+        text = visible(get(client, url, lang))
+        assert not HYPHEN_MINUS.findall(text), (what, HYPHEN_MINUS.search(text))
+        if what == "rules" and game in ("kierki", "king"):
+            assert "\u2212" in text, what  # the sign is there to see, not only a hyphen gone
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_the_index_pages_have_no_english_left(pages, lang):
     client, _urls = pages
@@ -1646,7 +1664,7 @@ def test_an_option_s_change_says_its_values_small_after_the_colon(app):
                 {"players": players, "options": {"moon": "self"}},
             )
         )
-        assert said == "Sestřelení měsíce: všichni ostatní dostanou 26 → kdo sestřelí měsíc, má -26"
+        assert said == "Sestřelení měsíce: všichni ostatní dostanou 26 → kdo sestřelí měsíc, má −26"
     with app.test_request_context("/", headers=HEADERS["en"]):
         assert (
             str(
@@ -1745,7 +1763,7 @@ def test_no_deal_title_of_kierki_or_king_holds_two_colons(app, lang):
 # but 10 000); the other languages group it. Kierki to deal 5, Ala taking all: 13
 # tricks × 20, 13 hearts × 20, 4 queens × 60, 8 kings and jacks × 30 and K♥ 150 =
 # 260 + 260 + 240 + 240 + 150 = 1150 lost.
-ALA_S_TOTAL = {"en": "-1,150", "pl": "-1150", "ru": "-1150", "cs": "-1\xa0150"}
+ALA_S_TOTAL = {"en": "−1,150", "pl": "−1150", "ru": "−1150", "cs": "−1\xa0150"}
 
 
 @pytest.mark.parametrize("lang", list(ALA_S_TOTAL))

@@ -80,8 +80,8 @@ def test_worked_example_three_players_deal_one():
 def test_worked_example_lines_note_and_tag():
     deal = {"declarations": [1, 4, 1], "tricks": [4, 4, 4], "clubs": [3, 5, 0]}
     row = standings([deal]).rows[0]
-    assert row.score.lines[A] == "3 clubs → -12, declared, not won"
-    assert row.score.lines[B] == "5 clubs → -20"
+    assert row.score.lines[A] == "3 clubs → −12, declared, not won"
+    assert row.score.lines[B] == "5 clubs → −20"
     assert row.score.lines[C] == "nothing → 0, declared and won +10 → 10"  # as every game says it
     assert "Celina won the deal" in row.score.note and "+10" in row.score.note
     assert row.score.tag == "R1·1"
@@ -263,11 +263,11 @@ def test_seed001_deal_six_is_led_by_deal_five_s_leader():
 def test_plan_title_trump_and_fields():
     st_ = standings(neutral_round(3) + neutral_round(3)[:2])
     plans = [row.plan for row in st_.rows] + [st_.next]
-    assert plans[0].title == "Deal 1 (round 1, deal 1 of 4): no trumps, -4 for every club taken"
+    assert plans[0].title == "Deal 1 (round 1, deal 1 of 4): no trumps, −4 for every club taken"
     assert (
         plans[1].title == "Deal 2 (round 1, deal 2 of 4): diamonds trumps, +3 for every heart taken"
     )
-    assert plans[6].title == "Deal 7 (round 2, deal 3 of 4): no trumps, -1 for every card taken"
+    assert plans[6].title == "Deal 7 (round 2, deal 3 of 4): no trumps, −1 for every card taken"
     assert plans[3].title == "Deal 4 (round 1, deal 4 of 4): no trumps, +4 for every spade taken"
     assert [p.trump for p in plans[:4]] == [None, "D", None, None]
     assert [f.name for f in plans[0].fields] == ["declarations", "tricks", "clubs"]

@@ -337,7 +337,8 @@ def cells(html: str, game: str) -> list[list[str]]:
 
 
 def tenth(v: float) -> str:
-    return f"{round(v, 1) + 0.0:.1f}"
+    """A rating as a page prints it: to a tenth, a minus sign (U+2212) before a negative."""
+    return f"{round(v, 1) + 0.0:.1f}".replace("-", "\u2212")
 
 
 def test_the_players_page_shows_the_league(app, client):
@@ -407,7 +408,8 @@ def test_the_league_as_csv_and_in_the_season_zip(app, client):
     for name, (mu, sigma) in want.items():
         row = by_name["'" + name if name.startswith("=") else name]
         assert row[0] == "Black Maria" and row[5] == "1"
-        assert row[3] == tenth(mu - 3 * sigma) and row[4] == tenth(sigma)
+        # a CSV keeps the hyphen-minus a spreadsheet reads as a number's sign
+        assert row[3] == f"{round(mu - 3 * sigma, 1) + 0.0:.1f}" and row[4] == tenth(sigma)
     assert text.splitlines()[1].startswith('"Black Maria",1,"Celina",')  # numbers bare
     r = client.get("/players/league.csv?year=2025")
     assert "scorer-league_2025_" in r.headers["Content-Disposition"]
@@ -447,7 +449,7 @@ def test_the_sheet_gives_the_chances_before_and_the_moves_after(app, client):
     for name, rating, change in lines:
         now = after[name][0] - 3 * after[name][1]
         was = want[name][0] - 3 * want[name][1] if name in want else 0
-        assert rating == tenth(now) and change == f"{round(now - was, 1):+.1f}"
+        assert rating == tenth(now) and change == "+" * (now > was) + tenth(now - was)
     assert [n for n, _r, _c in lines] == ["Bartek", "Ala", "Ewa"]
 
 

@@ -215,7 +215,7 @@ def test_metamorphosis_declarations_and_helper_on_the_sheet(client, app):
     assert client.post(url + "/deal", data=form).status_code == 302
     page = client.get(url).get_data(as_text=True)
     # RULES.md: -12, -20, 0, and Celina declared deal 1 → +10
-    assert re.findall(r'class="points">(-?\d+)<', page) == ["-12", "-20", "10"]
+    assert re.findall(r'class="points">(−?\d+)<', page) == ["−12", "−20", "10"]
     assert "Deal 2 (round 1, deal 2 of 4)" in page
     assert "Declarations: Ala deal 1, Bartek deal 2, Celina deal 1" in page
     assert (

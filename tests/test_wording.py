@@ -146,4 +146,4 @@ def test_marks_are_distinct_and_explained(client):
     sheet = visible(client.get(url).get_data(as_text=True))
     # Celina: 0 clubs, the best alone, declared deal 1: ✓ and +10; Ala declared it: ✗
     assert "★ marks the leader." in sheet and "✓ won that deal outright" in sheet
-    assert re.search(r"✗\s+-12", sheet) and re.search(r"✓\s+\+10", sheet)
+    assert re.search(r"✗\s+−12", sheet) and re.search(r"✓\s+\+10", sheet)

@@ -221,7 +221,7 @@ NOTHING = L_("nothing")
 def score_lines(parts: list[list], points: list[int]) -> list[str]:
     """Per seat, what it took and its points: "5 hearts, Q♠ → 18", "nothing → 0"."""
     return [
-        join(" → ", (join(", ", parts[s]) if parts[s] else NOTHING, str(points[s])))
+        join(" → ", (join(", ", parts[s]) if parts[s] else NOTHING, points[s]))
         for s in range(len(points))
     ]
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import SUITS, SYMBOLS, display, rank_letter, rank_of, suit_of
-from ..i18n import L_, _, and_list, join, pgettext
+from ..i18n import L_, _, and_list, join, pgettext, signed
 from .base import (
     DEAL_WORDS,
     EntryError,
@@ -76,10 +76,6 @@ class Contract:
     trumps: bool = False
     must_trump: bool = False
     fan_tan: bool = False
-
-
-def signed(points: int) -> str:
-    return f"{points:+d}"
 
 
 def trick_words(k: int, took: bool = False) -> Any:

@@ -70,7 +70,7 @@ OMNIBUS_OPTION = Option(
     "omnibus",
     "bool",
     False,
-    L_("Omnibus (J♦ -10)"),
+    L_("Omnibus (J♦ −10)"),
     L_("Whoever takes J♦ scores 10 points off."),
     source=L_("the Czech rules"),
 )
@@ -396,7 +396,7 @@ class Hearts(HeartsFamily):
             choices=("others", "self", "off"),
             choice_labels=(
                 L_("Everyone else gets 26"),
-                L_("Shooter gets -26"),
+                L_("Shooter gets −26"),
                 L_("Off: scored as taken"),
             ),
         ),

@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import pack
-from ..i18n import L_, _, pgettext
+from ..i18n import L_, _, pgettext, signed
 from .base import EntryError, Field, Option, Plan, Score, pack_note, score_lines, seat
-from .compendium import Compendium, Contract, signed
+from .compendium import Compendium, Contract
 from .tricks import Captured, Setup
 
 REMOVED = {4: (), 3: ("2C",)}  # three players: 2♣ out, 17 cards each

@@ -27,9 +27,9 @@ from dataclasses import replace
 from typing import Any
 
 from ..cards import RANKS, pack
-from ..i18n import L_, _
+from ..i18n import L_, _, signed
 from .base import Option, pack_note
-from .compendium import Compendium, Contract, signed, trick_words
+from .compendium import Compendium, Contract, trick_words
 
 PACKS = {4: pack(RANKS[:8]), 3: pack(RANKS[:9])}  # A to 7: 32 cards; A to 6: 36
 TRICKS = {n: len(cards) // n for n, cards in PACKS.items()}

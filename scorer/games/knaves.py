@@ -66,7 +66,7 @@ class Knaves(Game):
             lambda o: dict(JACK_VALUES),
             L_("Jack values"),
             L_(
-                "Points for taking each jack: J♥ -4, J♦ -3, J♣ -2, J♠ -1 unless "
+                "Points for taking each jack: J♥ −4, J♦ −3, J♣ −2, J♠ −1 unless "
                 "the table agrees otherwise."
             ),
             source=L_("the defaults: the Polish card-game book"),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from ..cards import FULL_PACK, SYMBOLS
-from ..i18n import L_, Text, _, and_list, join, ngettext, npgettext, pgettext
+from ..i18n import L_, Text, _, and_list, join, ngettext, npgettext, pgettext, signed
 from .base import (
     ENTRY_LABELS,
     NOTHING,
@@ -109,10 +109,6 @@ class Flow:
     discards: int
 
 
-def _signed(points: int) -> str:
-    return f"{points:+d}" if points else "0"
-
-
 def trump_words(trump: str | None) -> str:
     return {
         None: _("no trumps"),
@@ -124,7 +120,7 @@ def trump_words(trump: str | None) -> str:
 
 
 def rule_words(rule: DealRule) -> str:
-    p = _signed(rule.points)
+    p = signed(rule.points)
     scores = {
         "clubs": lambda: _("%(points)s for every club taken", points=p),
         "hearts": lambda: _("%(points)s for every heart taken", points=p),
@@ -402,7 +398,7 @@ class Metamorphosis(Game):
             L_(
                 "Standard: deal 2 +3 a heart, deal 4 +4 a spade, and the deal moves one "
                 "seat left each round. The short Russian summary: deal 2 +4 a heart, deal 4 "
-                "-4 a spade, and the first dealer deals every round."
+                "−4 a spade, and the first dealer deals every round."
             ),
             source=L_(
                 "Mendelev's encyclopedia and the Polish card-game book (standard); "
@@ -805,11 +801,11 @@ class Metamorphosis(Game):
                 words = (
                     ngettext("%(num)s trick", "%(num)s tricks", entry["tricks"][s]) + ", " + words
                 )
-            line = words + f" → {base[s]}"
+            line = join(" → ", [words, base[s]])  # a number drawn as the page writes it
             if decl[s] == d:
                 if s == winner:
                     points[s] += BONUS
-                    line += ", " + _("declared and won +10") + f" → {points[s]}"
+                    line = join(", ", [line, join(" → ", [_("declared and won +10"), points[s]])])
                 elif s in best:
                     line += ", " + _("declared, tied: no bonus")
                 else:
@@ -905,12 +901,12 @@ class Metamorphosis(Game):
 
     def chart_axis(self, plan: Plan, entry: dict) -> tuple[str, str]:
         """Each round's first deal starts a group; a deal's label is what a card
-        counted is worth: "-4♣", "+3♥", "-1" (every card), "+4♠"."""
+        counted is worth: "−4♣", "+3♥", "−1" (every card), "+4♠"."""
         ctx = plan.context
         rule: DealRule = ctx["rule"]
         group = _("Round %(n)s", n=ctx["round"]) if ctx["deal"] == 1 else ""
         suit = COUNTED_SUITS.get(rule.counted)
-        return group, _signed(rule.points) + (SYMBOLS[suit] if suit else "")
+        return group, join("", [signed(rule.points), SYMBOLS[suit] if suit else ""])
 
     def describe(self, entry: dict, plan: Plan) -> str:
         rule: DealRule = plan.context["rule"]

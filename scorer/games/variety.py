@@ -122,7 +122,7 @@ TYPES: dict[int, DealType] = {
             4,
             "D",
             L_("red and black cards"),
-            L_("+1 for each red card, -1 for each black card taken"),
+            L_("+1 for each red card, −1 for each black card taken"),
             ("tricks", "red"),
             {"red": 1, "black": -1},
         ),
@@ -130,7 +130,7 @@ TYPES: dict[int, DealType] = {
             5,
             "S",
             L_("black and red tens and jacks"),
-            L_("+5 for each black 10 and J, -5 for each red 10 and J taken"),
+            L_("+5 for each black 10 and J, −5 for each red 10 and J taken"),
             ("black_tj", "red_tj"),
             {"black_tj": 5, "red_tj": -5},
         ),
@@ -143,8 +143,8 @@ TYPES: dict[int, DealType] = {
             {"red": 1},
             lowest_wins=True,
         ),
-        DealType(7, "S", L_("clubs"), L_("-2 for each club taken"), ("clubs",), {"clubs": -2}),
-        DealType(8, None, L_("tricks"), L_("-2 a trick"), ("tricks",), {"tricks": -2}),
+        DealType(7, "S", L_("clubs"), L_("−2 for each club taken"), ("clubs",), {"clubs": -2}),
+        DealType(8, None, L_("tricks"), L_("−2 a trick"), ("tricks",), {"tricks": -2}),
     )
 }
 
@@ -153,7 +153,7 @@ VARIANTS: dict[str, dict[int, DealType]] = {
     "kyhote": {
         **TYPES,
         2: replace(TYPES[2], words=L_("+1 a trick"), values={"tricks": 1}),
-        7: replace(TYPES[7], words=L_("-1 for each club taken"), values={"clubs": -1}),
+        7: replace(TYPES[7], words=L_("−1 for each club taken"), values={"clubs": -1}),
     },
 }
 
@@ -317,12 +317,12 @@ class Variety(Game):
             "choice",
             "standard",
             L_("Scoring table"),
-            L_("kyhote.com scores type 2 at +1 a trick and type 7 at -1 a club."),
+            L_("kyhote.com scores type 2 at +1 a trick and type 7 at −1 a club."),
             source=L_("Mendelev's encyclopedia; kyhote.com"),
             choices=("standard", "kyhote"),
             choice_labels=(
                 L_("Mendelev's encyclopedia"),
-                L_("kyhote.com: type 2 +1 a trick, type 7 -1 a club"),
+                L_("kyhote.com: type 2 +1 a trick, type 7 −1 a club"),
             ),
         ),
     )
