@@ -71,8 +71,9 @@ def click_words() -> Catalog:
     from .i18n import CLICK_DOMAIN, CLICK_WORDS  # noqa: PLC0415
 
     template = Catalog(project="Scorer", copyright_holder="Scorer", domain=CLICK_DOMAIN)
-    for word in CLICK_WORDS:
-        template.add(word, flags=("python-brace-format",) if "{" in word else ())
+    for word in CLICK_WORDS:  # a word, or a plural's (singular, plural)
+        first = word[0] if isinstance(word, tuple) else word
+        template.add(word, flags=("python-brace-format",) if "{" in first else ())
     return template
 
 
@@ -201,9 +202,11 @@ def problems(path: Path, lang: str, current: Catalog, complete: bool) -> list[st
         if complete and lang != SOURCE and not all(strings):
             out.append(f"{lang}: untranslated {_show(i)}")
         python_format = "python-format" in m.flags or (i in want and want[i].python_format)
-        english = [i] if isinstance(i, str) else list(i)
-        need = set().union(*(placeholders(e, python_format) for e in english))
-        allowed = need | ({"%(num)"} if m.pluralizable else set())
+        english = [placeholders(e, python_format) for e in ([i] if isinstance(i, str) else i)]
+        # a plural's form holds what every English form holds, and may hold what either
+        # does (click's "Did you mean {possibility}?" beside its "… {possibilities}?")
+        need = set.intersection(*english)
+        allowed = set().union(*english) | ({"%(num)"} if m.pluralizable else set())
         for s in strings:
             if s and not need <= placeholders(s, python_format) <= allowed:
                 out.append(

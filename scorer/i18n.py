@@ -593,6 +593,12 @@ CLICK_WORDS = (
     "Invalid value for {param_hint}: {message}",
     "Aborted!",
     "No such command {name!r}.",
+    "Missing command.",
+    "Option {name!r} does not take a value.",
+    # a plural: click asks with ngettext (singular, plural)
+    ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"),
+    ("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."),
+    ("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"),
     # the placeholders of a usage line and an option's help (scorer.cli.Spoken)
     "[OPTIONS]",
     "COMMAND [ARGS]...",

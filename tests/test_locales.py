@@ -1283,6 +1283,9 @@ def said_by_commands(app, folder, lang: str) -> dict[str, str]:
     out["scorer, no such command"] = scorer("zzz")
     out["scorer replay, no file"] = scorer("replay")
     out["scorer restore, missing"] = scorer("restore", str(folder / "missing.db"))
+    out["scorer, an option mistyped"] = scorer("links", "--bas", "x")
+    out["scorer, an option without its value"] = scorer("links", "--base")
+    out["scorer, an argument too many"] = scorer("backup", "a.db", "b.db")
     lines = io.StringIO()
     banner_env = {**env, "HOST": "127.0.0.1", "PORT": "5000"}
     address.banner(banner_env, lines)
@@ -1321,6 +1324,9 @@ def test_the_english_commands_say_what_is_checked_below(commands):
     assert "Scan it with a phone's camera" in said["make table"]
     assert "A phone's first time" in said["make table"]
     assert "(this machine only)" in said["make run"]
+    assert "Did you mean one of: '--all', '--base'?" in said["scorer, an option mistyped"]
+    assert "Option '--base' requires an argument." in said["scorer, an option without its value"]
+    assert "Got unexpected extra argument (b.db)" in said["scorer, an argument too many"]
 
 
 def test_the_host_s_command_is_scorer_with_the_app_s_commands_alone(commands, tmp_path):
