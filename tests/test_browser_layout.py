@@ -76,6 +76,16 @@ CHECK = r"""() => {
     if (e.scrollWidth > e.clientWidth + 1 && !marked(e, style))
       out.push(`text clipped (${e.scrollWidth} > ${e.clientWidth} px) — ${name(e)}`);
   }
+  // a field's grey word cut by its box (the last count's "auto": "zbyte" for "zbytek")
+  for (const e of document.querySelectorAll("main input[placeholder]")) {
+    if (!e.placeholder || e.value || !seen(e)) continue;
+    const style = getComputedStyle(e, "::placeholder");
+    const box = getComputedStyle(e);
+    ruler.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const room = e.clientWidth - parseFloat(box.paddingLeft) - parseFloat(box.paddingRight);
+    if (ruler.measureText(e.placeholder).width > room + 0.5)
+      out.push(`the field's word "${e.placeholder}" is cut by its box — ${name(e)}`);
+  }
   // a word broken inside: a word of a heading cell, a chip, a button or a legend (a
   // question's label, the check's "who leads") on two lines (a hyphenated word's
   // parts are words: "kor-" then "reĝo" is a break where a typesetter makes one)
@@ -184,6 +194,15 @@ def played_with_tricks(game: str, players: int) -> dict:
     return {**entry, "play": tricks.record()}
 
 
+def played_deals(game: str, players: int) -> list[dict]:
+    """A whole match's deals played by the engine (every deal of a compendium)."""
+    cls = GAMES[game]
+    rules = cls(cls.normalize_options({}, players), NAMES[:players])
+    return [
+        entry for _plan, _tricks, entry in play_match(rules, [RANDOM] * players, random.Random(5))
+    ]
+
+
 @pytest.fixture(scope="module")
 def pages(browser, live_server):
     """Every kind of page: its name and path."""
@@ -200,6 +219,9 @@ def pages(browser, live_server):
     # Kierki's deal 4 asks for the kings and jacks («мальчики»), King's first deal
     kierki = make(request, "kierki", 4, KIERKI_BEFORE_4)
     king = make(request, "king", 4, [])
+    # every deal's short label on the sheets («взятки», «домино»: whole, never «взятк|и»)
+    kierki_whole = make(request, "kierki", 4, played_deals("kierki", 4))
+    king_whole = make(request, "king", 4, played_deals("king", 4))
     scorer = context.storage_state()
     context.close()
     return scorer, {
@@ -224,6 +246,8 @@ def pages(browser, live_server):
         "rules, Variety": "/rules/variety",
         "deal, Kierki": kierki + "/deal",
         "deal, King": king + "/deal",
+        "sheet, Kierki": kierki_whole,
+        "sheet, King": king_whole,
         "rules, Kierki": "/rules/kierki",
         "rules, King": "/rules/king",
         "trick": "/trick?game=black_maria&cards=QS+KS+2S",
