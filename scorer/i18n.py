@@ -27,6 +27,7 @@ import errno
 import gettext
 import os
 import sqlite3
+import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from datetime import datetime
@@ -454,6 +455,34 @@ def _tenths(value: float, signed: bool, locale: str) -> str:
     pattern = "+#,##0.0;-#,##0.0" if signed and value else "#,##0.0"
     text = format_decimal(value, pattern, locale=locale, group_separator=_grouped(value, locale))
     return text.replace("-", MINUS, 1) if value < 0 else text
+
+
+# The letters an alphabet sorts as letters of their own, each after its base letter
+# ("Ĉiela" after "Cezaro" and before "Dana", not after "Zofia"), as the language's
+# dictionaries order them: Polish ą ć ę ł ń ó ś ź ż, Czech č ř š ž (and ch after h),
+# Esperanto ĉ ĝ ĥ ĵ ŝ ŭ. Another accent sorts with its letter, before it where two
+# names differ only by it (Czech á, é, ů; Russian ё with е), as Unicode's collation does.
+OWN_LETTERS = {
+    "pl": "ąćęłńóśźż",
+    "cs": "čřšž",
+    "eo": "ĉĝĥĵŝŭ",
+}
+BASE_OF = {"ł": "l"}  # a letter Unicode does not write as a base and a mark
+
+
+def alphabetical(text: str) -> tuple:
+    """A sort key for a name as the page's language orders a list of names."""
+    lang = primary(str(_now()[1] or DEFAULT))
+    own = OWN_LETTERS.get(lang, "")
+    folded = unicodedata.normalize("NFC", text).casefold()
+    if lang == "cs":
+        folded = folded.replace("ch", "h\uffff")  # ch: a letter after h
+    letters, marks = [], []
+    for c in folded:
+        base = BASE_OF.get(c) or unicodedata.normalize("NFD", c)[0]
+        letters.append((base, 1 + own.index(c) if c in own else 0))
+        marks.append(0 if c == base or c in own else 1)
+    return (letters, marks, folded)
 
 
 def percent(value: float) -> str:

@@ -611,6 +611,29 @@ def test_metamorphosis_refusals_name_the_suit_in_the_page_language(client, lang)
         assert r.status_code == 400 and said[lang] in r.get_json()["error"], r.get_json()
 
 
+# Names as each language's dictionaries order them: Esperanto's ĉ, Polish ł and Czech
+# ch are letters of their own after c, l and h; English sorts an accent with its letter.
+ALPHABETICAL = {
+    "en": ["Chmelař", "Ĉiela", "Czesław", "Hana", "Łucja", "Lucyna"],
+    "pl": ["Chmelař", "Ĉiela", "Czesław", "Hana", "Lucyna", "Łucja"],
+    "ru": ["Chmelař", "Ĉiela", "Czesław", "Hana", "Łucja", "Lucyna"],
+    "cs": ["Ĉiela", "Czesław", "Hana", "Chmelař", "Łucja", "Lucyna"],
+    "eo": ["Chmelař", "Czesław", "Ĉiela", "Hana", "Łucja", "Lucyna"],
+}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_names_are_listed_as_the_page_s_language_orders_them(client, lang):
+    for players in (["Łucja", "Czesław", "Ĉiela"], ["Lucyna", "Hana", "Chmelař"]):
+        record = {"game": "black_maria", "players": players, "first_dealer": 0, "deals": []}
+        assert client.post("/api/matches", json=record).status_code == 201
+    page = get(client, "/players", lang)
+    listed = re.findall(r'<li><a href="/p/[^"]+"><strong>([^<]+)</strong>', page)
+    assert listed == ALPHABETICAL[lang]
+    home = get(client, "/?filter=1", lang)
+    assert re.findall(r"<option>([^<]+)</option>", home) == ALPHABETICAL[lang]
+
+
 def test_the_trick_page_reads_table_letters_and_answers_in_them(client):
     r = client.get(
         "/trick", query_string={"game": "hearts", "cards": "Д♠ к♠ 2♠ 10♠"}, headers=HEADERS["ru"]

@@ -23,7 +23,7 @@ from markupsafe import Markup
 
 from .. import store
 from ..games import GAMES, EntryError
-from ..i18n import _
+from ..i18n import _, alphabetical
 from ..record import (
     RecordError,
     load,
@@ -68,6 +68,7 @@ def _home(import_error: str | None = None):
     state = args.get("state") if args.get("state") in ("playing", "finished") else None
     choosing = "filter" in args or bool(game or player or state)
     games, names = store.choices(db(), access.known()) if choosing else ([], [])
+    names.sort(key=alphabetical)  # as the page's language orders names: Ĉ after C
     game = game if game in games else None
     player = player if player in names else None
     page = whole_number(args.get("page") or "1") or 1

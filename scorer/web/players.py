@@ -14,7 +14,7 @@ from werkzeug.exceptions import BadRequest, RequestEntityTooLarge
 
 from .. import chart, store
 from ..games import GAMES, EntryError
-from ..i18n import _, join, listed, ngettext, percent, tenths
+from ..i18n import _, alphabetical, join, listed, ngettext, percent, tenths
 from ..match import Match, Standings
 from ..players import Sheet, head_to_head, names, renames, stats
 from ..ratings import NEW, League, Season, chances
@@ -76,7 +76,7 @@ def index():
     seen = kept.overview(db(), access.known(), season)
     return render_template(
         "players.html",
-        players=sorted(seen.names, key=name_key),
+        players=sorted(seen.names, key=alphabetical),
         leagues=seen.leagues,
         season=season,
         years=seen.years,
