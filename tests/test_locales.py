@@ -521,6 +521,19 @@ def test_the_csv_s_seat_column_is_not_named_as_a_place_at_the_end(app, client, l
     assert seat.lower() not in places, (seat, places)
 
 
+@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("game", ["kierki", "king"])
+def test_every_sentence_of_a_compendium_deal_s_facts_begins_with_a_capital(app, game, lang):
+    """Each note of a deal is a sentence of its own: King's deal 5 says what its tricks
+    cost as "Trick 7 −8; …", not "… play anything. trick 7 −8" (an Esperanto reader)."""
+    rules = GAMES[game](GAMES[game].normalize_options({}, 4), NAMES[:4])
+    with app.test_request_context("/", headers=HEADERS[lang]):
+        for k in range(1, 13 if game == "kierki" else 12):
+            for note in rules.plan({**rules.start(0), "played": k - 1}).notes:
+                words = str(note)
+                assert not words[:1].islower(), (k, words)
+
+
 # (The API's entry says nobody: every card unanswered is named at once.)
 REFUSED = {
     "en": "say who took Q♠, K♠, and A♠",

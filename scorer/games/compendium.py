@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..cards import SUITS, SYMBOLS, display, rank_letter, rank_of, suit_of
-from ..i18n import L_, _, and_list, join, pgettext, signed
+from ..i18n import L_, _, and_list, join, pgettext, sentence, signed
 from .base import (
     DEAL_WORDS,
     EntryError,
@@ -267,7 +267,8 @@ class Compendium(Game):
         notes = [_("No trumps. Follow suit; otherwise play anything.")]
         worth = [self.worth_words(key, contract) for key in contract.counts]
         worth += [self.worth_words(key, contract) for key in self.owner_keys(contract)]
-        notes.append(join("; ", worth) + ".")
+        # a sentence of its own: "Trick 7 −8; the last trick −8.", its first word big
+        notes.append(sentence(join("; ", worth) + "."))
         if contract.no_heart_lead:
             notes.append(_("No heart may be led while the leader holds another suit."))
         return notes
