@@ -20,7 +20,7 @@ from urllib.parse import quote
 import xlsxwriter
 
 from .games import GAMES, EntryError
-from .i18n import _, csv_separator, ngettext
+from .i18n import _, csv_separator, ngettext, pgettext
 from .match import DealError, Match, Standings, fold
 
 FORMAT = "scorer-record"
@@ -406,7 +406,7 @@ def to_league_csv(lines: list[tuple[str, int, str, float, float, int, float]]) -
     w.writerow(
         [
             _("game"),
-            _("place"),
+            pgettext("league", "place"),  # in the league table, not a match's final place
             _("player"),
             _("rating"),
             _("uncertainty"),

@@ -534,6 +534,15 @@ def test_every_sentence_of_a_compendium_deal_s_facts_begins_with_a_capital(app, 
                 assert not words[:1].islower(), (k, words)
 
 
+def test_the_league_csv_s_place_is_a_place_in_the_table_not_a_match_s_final_place(client):
+    # Russian: a match's place is «итоговое место» (where a player finished), the
+    # league's is its row's «место» (a reader read «итоговое место» there as wrong)
+    mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
+    assert "итоговое место" in csv_rows(get(client, f"/m/{mid}/export.csv", "ru"), "ru")[0]
+    header = csv_rows(get(client, "/players/league.csv", "ru"), "ru")[0]
+    assert header[:3] == ["игра", "место", "игрок"]
+
+
 # (The API's entry says nobody: every card unanswered is named at once.)
 REFUSED = {
     "en": "say who took Q♠, K♠, and A♠",
