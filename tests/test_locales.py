@@ -1569,6 +1569,8 @@ def test_a_form_sent_again_with_other_values_is_said_in_the_table_s_words(client
     assert r.status_code == 422 and RESENT[lang] in page, page[:2000]
     title = re.search(r"<title>(.*?)</title>", page, re.S).group(1)
     assert "422" not in title and "idempoten" not in page.lower()
+    # the page's heading says what happened, as its title does, not a bare "Sorry"
+    assert re.search(r"<h1>(.*?)</h1>", page).group(1) == title.split(" · ")[0]
     assert not re.search(r"(?i)nothing was saved.*nothing was changed", page)
     # the set-up page: the same
     form = {**BLACK_MARIA_FORM, "opt_target": "100", "key": "setup-1"}
