@@ -9,6 +9,7 @@ Flask's English."""
 from __future__ import annotations
 
 import functools
+import gettext
 import json
 import os
 import re
@@ -100,7 +101,26 @@ class Spoken(SpokenHelp, click.Command):
                 param.metavar = typed if param.required else f"[{typed}]"
             elif isinstance(param, click.Option) and not param.is_flag:
                 param.metavar = click_said(getattr(param, "typed", param.type.name.upper()))
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except click.NoSuchOption as e:
+            raise suggested(e) from None
+
+
+def suggested(e: click.NoSuchOption) -> click.NoSuchOption:
+    """A mistyped option's suggestions quoted as the command's language quotes a word
+    („--base”, «--base»), not in the straight quotes click gives them."""
+    if e.possibilities:
+        quoted = ", ".join(click_said("'{name}'").format(name=p) for p in sorted(e.possibilities))
+        # click's own message, from the click catalogs as click asks for it
+        hint = gettext.ngettext(
+            "Did you mean {possibility}?",
+            "(Did you mean one of: {possibilities}?)",
+            len(e.possibilities),
+        )
+        e.message = f"{e.message} {hint.format(possibility=quoted, possibilities=quoted)}"
+        e.possibilities = None
+    return e
 
 
 class SpokenArgument(click.Argument):

@@ -1440,6 +1440,21 @@ def test_click_s_options_heading_is_its_own_word_not_the_match_form_s(commands, 
     assert said_now("Options", {"LANG": LANG[lang]}) == form
 
 
+SUGGESTED = {
+    "pl": "„--all”, „--base”",
+    "ru": "«--all», «--base»",
+    "cs": "„--all“, „--base“",
+    "eo": "“--all”, “--base”",
+}
+
+
+@pytest.mark.parametrize("lang", OTHERS)
+def test_a_mistyped_option_s_suggestions_are_quoted_as_the_language_quotes(commands, lang):
+    """Click quotes its suggestions with repr ('--base'); a reader of every language
+    read the straight quotes beside the language's own around the mistyped option."""
+    assert SUGGESTED[lang] in commands[lang]["scorer, an option mistyped"]
+
+
 @pytest.mark.parametrize("lang", OTHERS)
 def test_every_command_and_start_up_line_speaks_the_language_lang_asks_for(commands, lang):
     for what, text in commands[lang].items():
