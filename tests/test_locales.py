@@ -1030,7 +1030,7 @@ TRICK_REFUSED = {
     "pl": ("Czarna Maria: 2♣ nie należy do talii przy 3 graczach", "nie może mieć 2 kart"),
     "ru": ("2♣ нет в колоде игры «Чёрная Мария» при 3 игроках", "взятки из 2 карт не бывает"),
     "cs": ("2♣ není v balíčku hry Černá Marie pro 3 hráče", "nemůže mít 2 karty"),
-    "eo": ("2♣ ne estas en la kartaro de Nigra Maria kun 3 ludantoj", "ne 2 kartoj"),
+    "eo": ("2♣ ne estas en la kartaro de la ludo Nigra Maria kun 3 ludantoj", "ne 2 kartoj"),
 }
 
 
