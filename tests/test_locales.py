@@ -580,7 +580,7 @@ TOO_MANY = {
     "en": "clubs add up to 14, but the pack has only 13",
     "pl": "trefle to razem 14, a w talii jest ich tylko 13",
     "ru": "трефы: в сумме 14, а в колоде их только 13",
-    "cs": "kříže celkem 14, ale balíček jich má jen 13",
+    "cs": "kříže – zadáno celkem 14, ale balíček jich má jen 13",
     "eo": "trefoj sumiĝas al 14, sed la kartaro havas nur 13",
 }
 
@@ -959,7 +959,7 @@ COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
     "pl": "Wzięte kiery to razem 14, a powinno być 13",
     "ru": "Взятые черви: в сумме 14, а всего их 13",
-    "cs": "Vzatá srdce celkem 14, ale má jich být 13",
+    "cs": "Vzatá srdce – zadáno celkem 14, ale má jich být 13",
     "eo": "Prenitaj koroj sumiĝas al 14, sed en la ludo estas 13",
 }
 
