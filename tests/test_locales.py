@@ -433,7 +433,7 @@ def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_k
         "en": ("Q♠", "K♠, A♠", ("4 hearts", "6 hearts", "3 hearts")),
         "pl": ("D♠", "K♠, A♠", ("4 kiery", "6 kierów", "3 kiery")),
         "ru": ("Д♠", "К♠, Т♠", ("4 червы", "6 червей", "3 червы")),
-        "cs": ("Q♠", "K♠, A♠", ("4 srdce", "6 srdcí", "3 srdce")),
+        "cs": ("Q♠", "K♠, A♠", ("4\u00a0srdce", "6\u00a0srdcí", "3\u00a0srdce")),
         "eo": ("Q♠", "K♠, A♠", ("4 koroj", "6 koroj", "3 koroj")),
     }
     for lang, (queen, king_ace, (four, six, three)) in said.items():
@@ -595,14 +595,14 @@ NOT_COUNTED = {
     "en": "hearts are not counted in this deal",
     "pl": "kiery nie liczą się w tej rozgrywce",
     "ru": "черви в этом розыгрыше не считаются",
-    "cs": "srdce se v této hře nepočítají",
+    "cs": "srdce se v\u00a0této hře nepočítají",
     "eo": "koroj ne kalkuliĝas en ĉi tiu ludero",
 }
 TOO_MANY = {
     "en": "clubs add up to 14, but the pack has only 13",
     "pl": "trefle to razem 14, a w talii jest ich tylko 13",
     "ru": "трефы: в сумме 14, а в колоде их только 13",
-    "cs": "kříže celkem 14, ale balíček jich má jen 13",
+    "cs": "kříže\u00a0– zadáno celkem 14, ale balíček jich má jen 13",
     "eo": "trefoj sumiĝas al 14, sed la kartaro havas nur 13",
 }
 
@@ -614,7 +614,7 @@ FEW_TRICKS = {
     "en": "Ala took 1 trick (3 cards): too few for 4 clubs",
     "pl": "Ala ma 1 lewę (3 karty) – za mało na 4 trefle",
     "ru": "Ala: 1 взятка — это 3 карты, а указано 4 трефы",
-    "cs": "Ala: 4 kříže, ale jen 1 zdvih (3 karty) – to nestačí",
+    "cs": "Ala: 4\u00a0kříže, ale jen 1\u00a0zdvih (3\u00a0karty)\u00a0– to nestačí",
     "eo": "Ala prenis nur 1 trukon (3 kartojn): tro malmulte por 4 trefoj",
 }
 
@@ -1004,7 +1004,7 @@ COUNT_REFUSED = {
     "en": "Hearts add up to 14, but 13 are in play",
     "pl": "Wzięte kiery to razem 14, a powinno być 13",
     "ru": "Взятые черви: в сумме 14, а всего их 13",
-    "cs": "Vzatá srdce celkem 14, ale má jich být 13",
+    "cs": "Vzatá srdce – zadáno celkem 14, ale má jich být 13",
     "eo": "Prenitaj koroj sumiĝas al 14, sed en la ludo estas 13",
 }
 
@@ -1565,7 +1565,7 @@ RESENT = {
     "en": "This form was already sent with other values.",
     "pl": "Ten formularz został już wysłany z innymi danymi.",
     "ru": "Эта форма уже была отправлена с другими данными.",
-    "cs": "Tento formulář už byl jednou odeslán s jinými údaji.",
+    "cs": "Tento formulář už byl jednou odeslán s\u00a0jinými údaji.",
     "eo": "Ĉi tiu formularo jam estis sendita kun aliaj datumoj.",
 }
 
@@ -1756,7 +1756,7 @@ def test_an_option_s_change_says_its_values_small_after_the_colon(app):
 # not «hru Srdce hraje 3, 4, 5 nebo 6 hráčů, ne 2»); two counts stay "2 or 3".
 TOO_FEW = {
     "en": ("Hearts is played by 3 to 6 players, not 2", "Metamorphosis is played by 2 or 3"),
-    "cs": ("hra Srdce je pro 3 až 6 hráčů, ne pro 2", "hra Metamorfóza je pro 2 nebo 3 hráče"),
+    "cs": ("hra Srdce je pro 3 až 6\u00a0hráčů, ne pro 2", "hra Metamorfóza je pro 2 nebo 3\u00a0hráče"),
     "pl": (
         "Kierki amerykańskie: gra dla 3–6 graczy, a nie dla 2",
         "Metamorfoza: gra dla 2 lub 3 graczy",
