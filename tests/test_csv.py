@@ -207,14 +207,14 @@ def test_a_game_that_notes_its_deals_keeps_the_note_in_its_own_column_named_for_
 
 def test_kierki_and_king_name_the_note_column_for_what_a_deal_counts(client):
     # Kierki's first deal counts tricks (its note "tricks"); the column is the contract
-    # played, in Polish the game played ("gra"), not a "note" ("oznaczenie")
+    # played, in Polish the kind of deal ("rodzaj rozdania"), not a "note" ("oznaczenie")
     mid = odd_names_match(client, "kierki", 4, SAMPLES["kierki"][1][:1])
     body, _disposition = download(client, f"/m/{mid}/sheet.csv")
     rows = [[v for v, _q in row] for row in split(body)]
     assert rows[0][:3] == ["deal", "dealer", "contract"] and rows[1][2] == "tricks"
     client.get("/lang/pl?next=/")
     body, _disposition = download(client, f"/m/{mid}/sheet.csv")
-    assert [v for v, _q in split(body)[0]][:3] == ["rozdanie", "rozdający", "gra"]
+    assert [v for v, _q in split(body)[0]][:3] == ["rozdanie", "rozdający", "rodzaj rozdania"]
 
 
 def test_metamorphosis_names_its_note_column_and_its_export_for_its_plays(client):

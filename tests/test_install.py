@@ -45,7 +45,7 @@ def test_every_page_links_the_manifest_and_an_apple_touch_icon(client):
 
 DESCRIPTIONS = {
     "en": "A score pad for trick-taking card games played with real cards",
-    "pl": "Notes do zapisywania punktów w grach lewowych – przy stole, prawdziwymi kartami",
+    "pl": "Notes do zapisywania punktów w\u00a0grach lewowych – przy stole, prawdziwymi kartami",
     "ru": "Блокнот для счёта в карточных играх на взятки — за столом, с настоящими картами",
     "cs": "Zápis bodů ke zdvihovým hrám, které hrajete s\u00a0opravdovými kartami u\u00a0stolu",
     "eo": "Poentokajero por kartludoj kun trukoj, ludataj per veraj kartoj",

@@ -503,4 +503,4 @@ def test_the_king_of_hearts_is_asked_as_a_card_and_a_trick_as_a_trick(app, game)
         assert str(asked["taken_by.KH"]) == "Kto wziął K♥?"
         tricks = [str(v) for k, v in asked.items() if k.startswith("taken_by.trick")]
         assert tricks and all(t.startswith("Kto wziął ") for t in tricks), tricks
-        assert "Kto wziął 7. lewę?" in tricks or "Kto wziął ostatnią lewę?" in tricks, tricks
+        assert "Kto wziął 7.\u00a0lewę?" in tricks or "Kto wziął ostatnią lewę?" in tricks, tricks

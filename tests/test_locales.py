@@ -431,7 +431,7 @@ def test_the_sheet_and_the_csv_write_cards_in_the_table_letters_and_the_record_k
     mid = client.post("/api/matches", json={**BM, "deals": [DEAL]}).get_json()["id"]
     said = {  # the cards, and 4, 6 and 3 hearts as each language counts them
         "en": ("Q♠", "K♠, A♠", ("4 hearts", "6 hearts", "3 hearts")),
-        "pl": ("D♠", "K♠, A♠", ("4 kiery", "6 kierów", "3 kiery")),
+        "pl": ("D♠", "K♠, A♠", ("4\u00a0kiery", "6\u00a0kierów", "3\u00a0kiery")),
         "ru": ("Д♠", "К♠, Т♠", ("4 червы", "6 червей", "3 червы")),
         "cs": ("Q♠", "K♠, A♠", ("4\u00a0srdce", "6\u00a0srdcí", "3\u00a0srdce")),
         "eo": ("Q♠", "K♠, A♠", ("4 koroj", "6 koroj", "3 koroj")),
@@ -593,14 +593,14 @@ COUNTED = {
 }
 NOT_COUNTED = {
     "en": "hearts are not counted in this deal",
-    "pl": "kiery nie liczą się w tej rozgrywce",
+    "pl": "kiery nie liczą się w\u00a0tej rozgrywce",
     "ru": "черви в этом розыгрыше не считаются",
     "cs": "srdce se v\u00a0této hře nepočítají",
     "eo": "koroj ne kalkuliĝas en ĉi tiu ludero",
 }
 TOO_MANY = {
     "en": "clubs add up to 14, but the pack has only 13",
-    "pl": "trefle to razem 14, a w talii jest ich tylko 13",
+    "pl": "trefle to razem 14, a\u00a0w\u00a0talii jest ich tylko 13",
     "ru": "трефы: в сумме 14, а в колоде их только 13",
     "cs": "kříže\u00a0– zadáno celkem 14, ale balíček jich má jen 13",
     "eo": "trefoj sumiĝas al 14, sed la kartaro havas nur 13",
@@ -612,7 +612,7 @@ TOO_MANY = {
 # accusative, Polish as what Ala "has" (gender-free: "wziął"/"wzięła" would need a gender).
 FEW_TRICKS = {
     "en": "Ala took 1 trick (3 cards): too few for 4 clubs",
-    "pl": "Ala ma 1 lewę (3 karty) – za mało na 4 trefle",
+    "pl": "Ala ma 1\u00a0lewę (3\u00a0karty) – za mało na 4\u00a0trefle",
     "ru": "Ala: 1 взятка — это 3 карты, а указано 4 трефы",
     "cs": "Ala: 4\u00a0kříže, ale jen 1\u00a0zdvih (3\u00a0karty)\u00a0– to nestačí",
     "eo": "Ala prenis nur 1 trukon (3 kartojn): tro malmulte por 4 trefoj",
@@ -820,7 +820,7 @@ def test_a_metamorphosis_deal_refused_for_a_field_it_lacks_says_play(client):
         assert r.status_code == 400
         said[lang] = r.get_json()["error"]
     assert "неизвестное поле x в этом розыгрыше" in said["ru"]
-    assert "nieznane pole x w tej rozgrywce" in said["pl"]
+    assert "nieznane pole x w\u00a0tej rozgrywce" in said["pl"]
     assert "unknown field x in this deal" in said["en"]
 
 
@@ -894,7 +894,7 @@ REFUSALS = {
         "rozgrywka 2: ",
         "nie ma rozgrywki 7",
         "rozgrywka 2 nie jest jeszcze wpisana",
-        "rozgrywka 1 jest już wpisana, i to inaczej",
+        "rozgrywka 1 jest już wpisana, i\u00a0to inaczej",
     ),
     "ru": (
         "розыгрыш 2\u00a0— ",
@@ -1563,7 +1563,7 @@ def test_the_undo_button_says_what_it_takes_back(client, lang):
 
 RESENT = {
     "en": "This form was already sent with other values.",
-    "pl": "Ten formularz został już wysłany z innymi danymi.",
+    "pl": "Ten formularz został już wysłany z\u00a0innymi danymi.",
     "ru": "Эта форма уже была отправлена с другими данными.",
     "cs": "Tento formulář už byl jednou odeslán s\u00a0jinými údaji.",
     "eo": "Ĉi tiu formularo jam estis sendita kun aliaj datumoj.",
@@ -1682,11 +1682,11 @@ def test_slobberhannes_in_words_names_each_player_then_what_they_took(app):
 IN_WORDS = {
     "hearts": (
         {"hearts": [4, 6, 3, 0], "taken_by": {"QS": 0}},
-        "Ala: 4 kiery, D♠; Bartek: 6 kierów; Celina: 3 kiery",
+        "Ala: 4\u00a0kiery, D♠; Bartek: 6\u00a0kierów; Celina: 3\u00a0kiery",
     ),
     "knaves": (
         {"tricks": [7, 6, 4], "taken_by": {"JH": 0, "JD": 1, "JC": 2, "JS": 1}},
-        "Ala: 7 lew, W♥; Bartek: 6 lew, W♦, W♠; Celina: 4 lewy, W♣",
+        "Ala: 7\u00a0lew, W♥; Bartek: 6\u00a0lew, W♦, W♠; Celina: 4\u00a0lewy, W♣",
     ),
     "polignac": (
         {"taken_by": {"JS": 0, "JC": 1, "JH": 0, "JD": 2}},
@@ -1758,8 +1758,8 @@ TOO_FEW = {
     "en": ("Hearts is played by 3 to 6 players, not 2", "Metamorphosis is played by 2 or 3"),
     "cs": ("hra Srdce je pro 3 až 6\u00a0hráčů, ne pro 2", "hra Metamorfóza je pro 2 nebo 3\u00a0hráče"),
     "pl": (
-        "Kierki amerykańskie: gra dla 3–6 graczy, a nie dla 2",
-        "Metamorfoza: gra dla 2 lub 3 graczy",
+        "Kierki amerykańskie: gra dla 3–6\u00a0graczy, a\u00a0nie dla 2",
+        "Metamorfoza: gra dla 2 lub 3\u00a0graczy",
     ),
 }
 

@@ -97,7 +97,7 @@ def test_options_say_when_they_apply(client):
     rules = visible(client.get("/rules/black_maria").get_data(as_text=True))
     assert "Only when End is “After a number of deals”." in rules
     polish = client.get("/new/black_maria", headers={"Accept-Language": "pl"})
-    said = "Tylko gdy ustawienie „Punktacja” ma wartość „Według wartości kart”."
+    said = "Tylko przy ustawieniu „Według wartości kart” (Punktacja)."
     assert said in visible(fieldset(polish.get_data(as_text=True), "spot_values"))
 
 
