@@ -9,7 +9,6 @@ Flask's English."""
 from __future__ import annotations
 
 import functools
-import gettext
 import json
 import os
 import re
@@ -25,6 +24,7 @@ from flask_babel import force_locale
 from . import address, store
 from . import backup as backups
 from .i18n import (
+    DID_YOU_MEAN,
     N_,
     _,
     cli_locale,
@@ -112,12 +112,7 @@ def suggested(e: click.NoSuchOption) -> click.NoSuchOption:
     („--base”, «--base»), not in the straight quotes click gives them."""
     if e.possibilities:
         quoted = ", ".join(click_said("'{name}'").format(name=p) for p in sorted(e.possibilities))
-        # click's own message, from the click catalogs as click asks for it
-        hint = gettext.ngettext(
-            "Did you mean {possibility}?",
-            "(Did you mean one of: {possibilities}?)",
-            len(e.possibilities),
-        )
+        hint = click_said(DID_YOU_MEAN, len(e.possibilities))  # click's own words
         e.message = f"{e.message} {hint.format(possibility=quoted, possibilities=quoted)}"
         e.possibilities = None
     return e

@@ -600,9 +600,11 @@ def speak_click() -> None:
     gettext.textdomain(CLICK_DOMAIN)
 
 
-def click_said(msgid: str, environ: Any = None) -> str:
-    """One of click's own words (CLICK_WORDS), in the language a command speaks."""
-    return _command_catalog(cli_locale(environ), CLICK_DOMAIN).gettext(msgid)
+def click_said(msgid: str | tuple[str, str], n: int = 1, environ: Any = None) -> str:
+    """One of click's own words (CLICK_WORDS), in the language a command speaks; a
+    plural's (singular, plural) for ``n``."""
+    catalog = _command_catalog(cli_locale(environ), CLICK_DOMAIN)
+    return catalog.gettext(msgid) if isinstance(msgid, str) else catalog.ngettext(*msgid, n)
 
 
 # Click's own words, as click asks for them (gettext, no context), in a gettext domain
@@ -610,6 +612,8 @@ def click_said(msgid: str, environ: Any = None) -> str:
 # scorer/catalogs.py. Click asks for "Options" as its help's heading, which the
 # messages' "Options" (the match form's, „Ustawienia”) is not: „Opcje”.
 CLICK_DOMAIN = "click"
+# a mistyped option's suggestions (scorer.cli.suggested words them as click does)
+DID_YOU_MEAN = ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)")
 CLICK_WORDS = (
     "Usage:",
     "Options",
@@ -625,7 +629,7 @@ CLICK_WORDS = (
     "Missing command.",
     "Option {name!r} does not take a value.",
     # a plural: click asks with ngettext (singular, plural)
-    ("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)"),
+    DID_YOU_MEAN,
     ("Option {name!r} requires an argument.", "Option {name!r} requires {nargs} arguments."),
     ("Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})"),
     # the placeholders of a usage line and an option's help (scorer.cli.Spoken)
