@@ -1756,7 +1756,10 @@ def test_an_option_s_change_says_its_values_small_after_the_colon(app):
 # not «hru Srdce hraje 3, 4, 5 nebo 6 hráčů, ne 2»); two counts stay "2 or 3".
 TOO_FEW = {
     "en": ("Hearts is played by 3 to 6 players, not 2", "Metamorphosis is played by 2 or 3"),
-    "cs": ("hra Srdce je pro 3 až 6\u00a0hráčů, ne pro 2", "hra Metamorfóza je pro 2 nebo 3\u00a0hráče"),
+    "cs": (
+        "hra Srdce je pro 3 až 6\u00a0hráčů, ne pro 2",
+        "hra Metamorfóza je pro 2 nebo 3\u00a0hráče",
+    ),
     "pl": (
         "Kierki amerykańskie: gra dla 3–6\u00a0graczy, a\u00a0nie dla 2",
         "Metamorfoza: gra dla 2 lub 3\u00a0graczy",
