@@ -77,8 +77,8 @@ def test_a_black_maria_deal_in_polish_on_a_phone(phone, live_server):
     save(page)
     assert totals(page) == [17, 23, 3]
     words = page.locator("details.last").inner_text()
-    assert "Ala: 4 kiery, D♠ → 17" in words and "Bartek: 6 kierów, K♠, A♠ → 23" in words
-    assert "1. miejsce" in page.locator(".total").nth(2).inner_text()
+    assert "Ala: 4\xa0kiery, D♠ → 17" in words and "Bartek: 6\xa0kierów, K♠, A♠ → 23" in words
+    assert "1.\xa0miejsce" in page.locator(".total").nth(2).inner_text()
     assert "Rozdaje Bartek" in page.locator(".next").inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, "sheet-phone-pl.png", full_page=True)
@@ -174,7 +174,7 @@ def test_the_place_stays_on_one_line_and_a_wrapped_label_is_centred(phone, live_
     made = served_made(page.context.request, live_server, record)
     page.goto(f"{live_server}/m/{made['id']}")
     place = page.locator(".total.best .place")
-    assert place.inner_text() == "★ 1. miejsce"
+    assert place.inner_text() == "★ 1.\xa0miejsce"
     one_line = place.evaluate(
         "e => e.getClientRects().length === 1"
         " && e.offsetHeight < 1.5 * parseFloat(getComputedStyle(e).lineHeight)"
