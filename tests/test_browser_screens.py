@@ -85,6 +85,22 @@ def test_at_390_px_a_name_that_fits_is_whole_and_one_that_does_not_is_cut_with_a
     context.close()
 
 
+@pytest.mark.parametrize("lang", ["pl", "ru"])
+def test_at_390_px_four_everyday_names_are_whole_on_every_chip(browser, live_server, lang):
+    """A Polish reader met "Bar…" and "Celi…" on every "Kto wziął D♠?" of a four-player
+    deal: the question's column is narrower with four players, so six letters fit."""
+    names = ["Ala", "Bartek", "Celina", "Darek"]
+    context = screen(browser, 390)
+    context.set_extra_http_headers({"Accept-Language": lang})
+    page = context.new_page()
+    page.goto(served_match(context, live_server, "black_maria", [], names) + "/deal")
+    chips = page.locator("form.deal fieldset.owner .chip .rest")
+    assert chips.count() == 12  # Q♠, K♠ and A♠, a chip a player each
+    for i in range(12):
+        assert not chips.nth(i).evaluate(CUT)[0], chips.nth(i).text_content()
+    context.close()
+
+
 def test_at_768_px_the_sheet_uses_the_width_and_names_sit_over_their_numbers(browser, live_server):
     context = screen(browser, 768, 1024)
     page = context.new_page()
