@@ -34,7 +34,7 @@ pytestmark = pytest.mark.browser
 
 WIDTHS = (320, 390)
 # long names as players write them, one of them a woman's (the chips' clipping)
-NAMES = ["Aleksandra", "Bartłomiej", "Katarzyna", "Władysław"]
+NAMES = ["Aleksandra", "Bartłomiej", "Katarzyna", "Władysław", "Zbigniew"]
 
 # What the page's script returns: one line a problem, "what — element".
 CHECK = r"""() => {
@@ -215,6 +215,7 @@ def pages(browser, live_server):
     meta = make(request, "metamorphosis", 3, [META1])
     declaring = make(request, "metamorphosis", 3, [])  # a round's first deal: declarations
     hearts = make(request, "hearts", 4, [{"hearts": [3, 4, 5, 1], "taken_by": {"QS": 2}}])
+    five = make(request, "hearts", 5, [])  # five counts abreast: the last one's word fits
     checked = make(request, "hearts", 4, [played_with_tricks("hearts", 4)])
     # Kierki's deal 4 asks for the kings and jacks («мальчики»), King's first deal
     kierki = make(request, "kierki", 4, KIERKI_BEFORE_4)
@@ -235,6 +236,7 @@ def pages(browser, live_server):
         "check, Black Maria": bm + "/check?deal=2",
         "deal, Black Maria": bm + "/deal",
         "deal, Hearts": hearts + "/deal",
+        "deal, Hearts with five": five + "/deal",
         "deal, Polignac with capot": polignac + "/deal",
         "deal, Variety": variety + "/deal",
         "check, Variety": variety + "/check?deal=1",
