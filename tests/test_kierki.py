@@ -215,7 +215,7 @@ def test_the_robber_counts_must_fit_in_the_tricks():
         "queens": [1, 0, 2, 1],
         "kings_jacks": [3, 0, 4, 1],
     }
-    assert refusal(r, 7, none) == "Bartek took 0 tricks, so not trick 7"
+    assert refusal(r, 7, none) == "Bartek took no trick, so cannot have trick 7"
     # K♥ is a heart and a king
     kh = {**good, "taken_by": {"KH": 3, "trick_7": 1, "trick_13": 0}, "hearts": [5, 3, 5, 0]}
     assert refusal(r, 7, kh).startswith("Darek took K♥, which is a heart and a king too")

@@ -231,7 +231,7 @@ def test_the_eralash_counts_must_fit_in_the_tricks():
         "queens": [2, 1, 0, 1],
         "taken_by": {"KH": 0, "trick_7": 1, "trick_8": 2},
     }
-    assert refusal(r, 7, none) == "Celina took 0 tricks, so not trick 8"
+    assert refusal(r, 7, none) == "Celina took no trick, so cannot have trick 8"
     # K♥ is a heart (and, when kings are boys, a king)
     kh = {**ERALASH, "hearts": [4, 2, 2, 0], "taken_by": {"KH": 3, "trick_7": 1, "trick_8": 0}}
     assert refusal(r, 7, kh) == "Darek took K♥, which is a heart: Darek's hearts cannot be 0"

@@ -225,7 +225,7 @@ def test_a_tie_below_the_highest_does_not_matter():
         # Celina took no trick at all, so no jack
         (
             {"tricks": [10, 7, 0], "taken_by": {"JH": A, "JD": B, "JC": C, "JS": B}},
-            "Celina took 0 tricks (0 cards): too few for 1 jack",
+            "Celina took no trick, so cannot have 1 jack",
         ),
         # J♥ said to be out of play (null) while 5♥ was turned up: it was in play
         (

@@ -379,7 +379,7 @@ DEAL1 = {"declarations": [1, 2, 3], "tricks": EVEN3, "clubs": [0, 0, 0]}
         ),
         (
             [{**DEAL1, "tricks": [0, 6, 6], "clubs": [1, 0, 0]}],
-            "Ala took 0 tricks (0 cards): too few for 1 club",
+            "Ala took no trick, so cannot have 1 club",
         ),
         ([{**DEAL1, "clubs": [5, 5, 4]}], "deal 1: clubs add up to 14, but the pack has only 13"),
         ([{**DEAL1, "bids": [1, 2, 3]}], "deal 1: unknown field bids in this deal"),

@@ -392,7 +392,7 @@ def test_contract_and_attackers_checked(entry, message):
         # type 3: all 13 tricks but only 12 spades: the defenders hold 1 spade in no cards
         (
             deal(3, [0, 1], spades=12, tricks=13),
-            "the defenders took 0 tricks, 0 cards: too few for 1 spade",
+            "the defenders took no trick, so cannot have 1 spade",
         ),
         # type 5: 1 trick, 4 cards, not 3 + 2 tens and jacks
         (
@@ -402,7 +402,7 @@ def test_contract_and_attackers_checked(entry, message):
         # type 6: 0 tricks but 3 red cards
         (
             deal(6, [0, 1], red=3, tricks=0),
-            "the attackers took 0 tricks, 0 cards: too few for 3 red cards",
+            "the attackers took no trick, so cannot have 3 red cards",
         ),
         # type 6: 12 tricks (48 cards) leave the defenders 4 cards for 26 - 20 = 6 red
         (

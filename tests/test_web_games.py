@@ -64,7 +64,7 @@ def test_knaves_turned_up_jack_is_out_of_play_on_the_form(client, app):
         (knaves_form([7, 6, 5], "0", "1", "2", "1"), "Tricks add up to 18, but 17 are in play"),
         (
             knaves_form([0, 13, 4], "0", "1", "2", "1"),
-            "Ala took 0 tricks (0 cards): too few for 1 jack",
+            "Ala took no trick, so cannot have 1 jack",
         ),
         (
             knaves_form([7, 6, 4], "none", "1", "2", "1", "5H"),

@@ -251,6 +251,13 @@ def count_words(what: str, k: int, took: bool = False) -> Any:
     }[what]()
 
 
+def took_no_trick(name: Any, what: Any) -> Text:
+    """A count refused for a player who took no trick at all: said so ("Celina took no
+    trick, so cannot have 1 jack"), not as "took only 0 tricks (0 cards)" (three
+    readers read that as a clerk's template)."""
+    return _("%(name)s took no trick, so cannot have %(what)s", name=name, what=what)
+
+
 def pack_note(removed: tuple[str, ...], hand: int, pack: Any = None) -> str:
     """What to take out of the pack before dealing, and how many cards each gets; the
     cards listed as the language lists them ("2♣, 2♦, 2♠ a 3♣")."""

@@ -33,6 +33,7 @@ from .base import (
     only_fields,
     owners,
     score_lines,
+    took_no_trick,
     took_question,
 )
 from .tricks import Captured, Decision, Setup, TableState, follow, follow_reason
@@ -374,8 +375,10 @@ class Compendium(Game):
                 for k in ranked
             )
             least = sum(counted.values()) - min(counted.get("hearts", 0), doubles)
+            words = join(", ", [count_words(k, v) for k, v in counted.items() if v])
+            if least and not t:
+                raise EntryError(took_no_trick(self.names[s], words), "tricks")
             if least > n * t:
-                words = join(", ", [count_words(k, v) for k, v in counted.items() if v])
                 raise EntryError(
                     _(
                         "%(name)s took %(tricks)s (%(cards)s): too few for %(counted)s",
@@ -387,6 +390,9 @@ class Compendium(Game):
                     "tricks",
                 )
             marked = [k for k, who in taken_by.items() if who == s and k != "KH"]
+            if marked and not t:
+                owned = and_list(self.owner_words(k) for k in marked)
+                raise EntryError(took_no_trick(self.names[s], owned), "taken_by")
             if len(marked) > t:
                 raise EntryError(
                     _(

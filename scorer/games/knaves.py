@@ -28,6 +28,7 @@ from .base import (
     owners,
     score_lines,
     tally,
+    took_no_trick,
 )
 from .tricks import Captured, Setup
 
@@ -161,6 +162,9 @@ class Knaves(Game):
         taken_by = owners(raw, JACKS, self.n, optional=out_of_play)
         for s in range(self.n):
             jacks = [j for j in JACKS if taken_by[j] == s]
+            jack_words = ngettext("%(num)s jack", "%(num)s jacks", len(jacks))
+            if jacks and not out["tricks"][s]:
+                raise EntryError(took_no_trick(self.names[s], jack_words), "taken_by")
             if len(jacks) > 3 * out["tricks"][s]:
                 raise EntryError(
                     ngettext(
@@ -170,7 +174,7 @@ class Knaves(Game):
                         name=self.names[s],
                         cards=3 * out["tricks"][s],
                         tricks=count_words("tricks", out["tricks"][s], took=True),
-                        jacks=ngettext("%(num)s jack", "%(num)s jacks", len(jacks)),
+                        jacks=jack_words,
                     ),
                     "taken_by",
                 )

@@ -32,6 +32,7 @@ from .base import (
     counts,
     only_fields,
     tally,
+    took_no_trick,
     whole,
 )
 from .tricks import Captured, Decision, Setup
@@ -723,6 +724,10 @@ class Metamorphosis(Game):
             got = counts(entry[name], n, name, None, taken_noun(name))
             for s in range(n):
                 cards = out["tricks"][s] * n
+                if got[s] and not cards:
+                    raise EntryError(
+                        took_no_trick(self.names[s], counted_words(name, got[s])), name
+                    )
                 if got[s] > cards:
                     raise EntryError(
                         _(

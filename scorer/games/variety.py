@@ -534,6 +534,15 @@ class Variety(Game):
             (_("the attackers"), mine, tricks),
             (_("the defenders"), theirs, TRICKS - tricks),
         ):
+            if sum(got.values()) and not took:
+                raise EntryError(
+                    _(
+                        "%(side)s took no trick, so cannot have %(what)s",
+                        side=side,
+                        what=_side_words(dt, got),
+                    ),
+                    cards[0],
+                )
             if sum(got.values()) > 4 * took:
                 raise EntryError(
                     ngettext(
