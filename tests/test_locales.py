@@ -656,6 +656,19 @@ def test_names_are_listed_as_the_page_s_language_orders_them(client, lang):
     assert re.findall(r"<option>([^<]+)</option>", home) == ALPHABETICAL[lang]
 
 
+# An option's source after its help, set off as each language's print sets a dash
+# (a Czech reader: „— česká pravidla” is the English em dash; Czech prints „– ”)
+SOURCE_DASH = {"en": "— ", "pl": "– ", "ru": "— ", "cs": "– ", "eo": "— "}
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_option_s_source_is_set_off_by_the_language_s_dash(client, lang):
+    options = re.findall(r'<span class="source">([^<]*)<', get(client, "/new/hearts", lang))
+    rules = re.findall(r'<dd>[^<]*<span class="src">([^<]*)<', get(client, "/rules/hearts", lang))
+    for sources in (options, rules):
+        assert sources and all(s.startswith(SOURCE_DASH[lang]) for s in sources), sources
+
+
 def test_the_trick_page_reads_table_letters_and_answers_in_them(client):
     r = client.get(
         "/trick", query_string={"game": "hearts", "cards": "Д♠ к♠ 2♠ 10♠"}, headers=HEADERS["ru"]
