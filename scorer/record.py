@@ -462,16 +462,27 @@ def _file_part(text: str, ascii_only: bool) -> str:
     return text.strip("-._")
 
 
+def file_name(parts: list, ext: str, ascii_only: bool = False) -> str:
+    """A download's file name from its parts, each made safe, joined by "_".
+    ``ascii_only``: the fallback for old browsers (accents dropped, a name in another
+    script left out)."""
+    stem = "_".join(p for p in (_file_part(x, ascii_only) for x in parts) if p)
+    return f"{stem}.{ext}"
+
+
 def export_name(
     match: Match, day: date, what: str = "", ascii_only: bool = False, ext: str = "csv"
 ) -> str:
     """An export's file name: the game, the players, the date and what it holds,
-    ``Black-Maria_Ala-Bartek-Celina_2025-03-08_sheet.csv``. ``ascii_only``: the
-    fallback for old browsers (accents dropped, a name in another script left out)."""
+    ``Black-Maria_Ala-Bartek-Celina_2025-03-08_sheet.csv``."""
     players = "-".join(p for p in (_file_part(n, ascii_only)[:16] for n in match.players) if p)
-    parts = [str(GAMES[match.game].name), players[:80], day.isoformat(), what]
-    stem = "_".join(p for p in (_file_part(x, ascii_only) for x in parts) if p)
-    return f"{stem}.{ext}"
+    return file_name([GAMES[match.game].name, players[:80], day.isoformat(), what], ext, ascii_only)
+
+
+def attachment(full: str, plain: str) -> str:
+    """A Content-Disposition for a download named ``full``, ``plain`` (ASCII) for an
+    old browser (RFC 6266, RFC 5987's ``filename*``)."""
+    return f"attachment; filename=\"{plain}\"; filename*=UTF-8''{quote(full, safe='')}"
 
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -484,6 +495,5 @@ def csv_headers(match: Match, day: date, what: str = "", ext: str = "csv") -> di
     plain = export_name(match, day, what, ascii_only=True, ext=ext)
     return {
         "Content-Type": "text/csv; charset=utf-8" if ext == "csv" else XLSX,
-        "Content-Disposition": f'attachment; filename="{plain}"; '
-        f"filename*=UTF-8''{quote(full, safe='')}",
+        "Content-Disposition": attachment(full, plain),
     }

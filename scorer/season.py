@@ -19,13 +19,15 @@ import zipfile
 import zlib
 from datetime import UTC, datetime, timedelta
 
-from .i18n import _, ngettext
+from .i18n import _, ngettext, pgettext
 from .match import Match, Standings
 from .players import Sheet
 from .record import RecordError, dump, load, read_json, to_results_csv
 
-RESULTS = "results.csv"
-LEAGUE = "league.csv"
+# the results and the league beside the records, named in the ZIP's language
+RESULTS = pgettext("file", "results")
+LEAGUE = pgettext("file", "league")
+SEASON = pgettext("file", "season")  # the ZIP's own name: scorer-season_2025-03-08.zip
 FOLDER = "matches/"
 # a member's name: the day its match began, and the time (an older Scorer: the day alone)
 BEGAN = re.compile(r"(\d{4}-\d\d-\d\d)(?:T(\d\d)-(\d\d)-(\d\d))?_[^/]*\.json", re.I)
@@ -58,19 +60,20 @@ def to_zip(sheets: list[Sheet], league: str = "") -> bytes:
             zf.writestr(
                 member_name(sheet), json.dumps(record, ensure_ascii=False, separators=(",", ":"))
             )
-        zf.writestr(RESULTS, to_results_csv(results(sheets)).encode("utf-8"))
+        zf.writestr(f"{RESULTS}.csv", to_results_csv(results(sheets)).encode("utf-8"))
         if league:
-            zf.writestr(LEAGUE, league.encode("utf-8"))
+            zf.writestr(f"{LEAGUE}.csv", league.encode("utf-8"))
     return out.getvalue()
 
 
 def _skipped(info: zipfile.ZipInfo) -> bool:
     """Members that hold no record and are no mistake: folders, the results and
-    the league, the resource forks a Mac's archiver adds."""
+    the league (a CSV beside the records, named in any language), the resource forks
+    a Mac's archiver adds."""
     base = info.filename.rsplit("/", 1)[-1]
     return (
         info.is_dir()
-        or info.filename in (RESULTS, LEAGUE)
+        or ("/" not in info.filename and info.filename.endswith(".csv"))
         or info.filename.startswith("__MACOSX/")
         or base.startswith("._")
         or base == ".DS_Store"

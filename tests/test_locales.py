@@ -21,6 +21,7 @@ import random
 import re
 import subprocess
 import sys
+import zipfile
 from datetime import datetime
 from functools import cache
 from html.parser import HTMLParser
@@ -667,6 +668,26 @@ def test_an_option_s_source_is_set_off_by_the_language_s_dash(client, lang):
     rules = re.findall(r'<dd>[^<]*<span class="src">([^<]*)<', get(client, "/rules/hearts", lang))
     for sources in (options, rules):
         assert sources and all(s.startswith(SOURCE_DASH[lang]) for s in sources), sources
+
+
+def test_a_season_and_a_league_download_are_named_in_the_page_s_language(client):
+    """Two readers met English in a download's name (scorer-season, results.csv)."""
+    client.post("/api/matches", json={**BM, "deals": [DEAL]})
+    r = client.get("/season.zip", headers=HEADERS["pl"])
+    said = r.headers["Content-Disposition"]
+    assert 'filename="scorer-sezon_' in said and "filename*=UTF-8''scorer-sezon_" in said
+    with zipfile.ZipFile(io.BytesIO(r.data)) as zf:
+        assert {"wyniki.csv", "ranking.csv"} <= set(zf.namelist())
+    # a Polish season comes back in whole: its CSVs are no records, in any language
+    back = client.post(
+        "/season/import",
+        data={"season": (io.BytesIO(r.data), "sezon.zip")},
+        content_type="multipart/form-data",
+    )
+    assert back.status_code == 302 and back.headers["Location"] == "/season"
+    r = client.get("/players/league.csv", headers=HEADERS["ru"])
+    said = r.headers["Content-Disposition"]  # Cyrillic: a plain name for an old browser
+    assert 'filename="scorer_' in said and "filename*=UTF-8''scorer-%D1%80%D0%B5%D0%B9" in said
 
 
 def test_the_trick_page_reads_table_letters_and_answers_in_them(client):

@@ -396,7 +396,7 @@ def test_the_league_as_csv_and_in_the_season_zip(app, client):
     r = client.get("/players/league.csv")
     assert r.headers["Content-Type"] == "text/csv; charset=utf-8"
     assert re.fullmatch(
-        r'attachment; filename="scorer-league_\d{4}-\d\d-\d\d\.csv"',
+        r"attachment; filename=\"(scorer-league_\d{4}-\d\d-\d\d\.csv)\"; filename\*=UTF-8''\1",
         r.headers["Content-Disposition"],
     )
     text = r.get_data(as_text=True)

@@ -93,7 +93,7 @@ def test_a_season_goes_out_as_a_zip_and_comes_back_the_same(app, client, fresh):
     r = client.get("/season.zip")
     assert r.status_code == 200 and r.mimetype == "application/zip"
     assert re.fullmatch(
-        r'attachment; filename="scorer-season_\d{4}-\d\d-\d\d\.zip"',
+        r"attachment; filename=\"(scorer-season_\d{4}-\d\d-\d\d\.zip)\"; filename\*=UTF-8''\1",
         r.headers["Content-Disposition"],
     )
     out = r.data

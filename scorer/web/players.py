@@ -18,8 +18,16 @@ from ..i18n import _, alphabetical, join, listed, ngettext, percent, tenths
 from ..match import Match, Standings
 from ..players import Sheet, head_to_head, names, renames, stats
 from ..ratings import NEW, League, Season, chances
-from ..record import RecordError, check_names, name_key, to_league_csv, to_results_csv
-from ..season import read_zip, results, to_zip
+from ..record import (
+    RecordError,
+    attachment,
+    check_names,
+    file_name,
+    name_key,
+    to_league_csv,
+    to_results_csv,
+)
+from ..season import LEAGUE, RESULTS, SEASON, read_zip, results, to_zip
 from ..store import get_db as db
 from ..store import ratings as kept
 from . import access
@@ -105,7 +113,7 @@ def league_csv():
     """The league as CSV: game, place, player, rating, uncertainty, matches, last change."""
     season = season_asked()
     found = kept.league(db(), access.known(), season)
-    what = "league" + ("_" + season.key.replace(" ", "-") if season.key else "")
+    what = (LEAGUE, season.key.replace(" ", "-")) if season.key else (LEAGUE,)
     return download(to_league_csv(league_lines(found)), "csv", "text/csv", what)
 
 
@@ -278,22 +286,28 @@ def season(error: str | None = None):
     """The season's export and import (its form reads no request: drawn again for a
     file too large to read, it would meet the same refusal)."""
     return render_template(
-        "season.html", count=len(sheets()), import_form=ImportForm(formdata=None), error=error
+        "season.html",
+        count=len(sheets()),
+        import_form=ImportForm(formdata=None),
+        error=error,
+        results=f"{RESULTS}.csv",  # the results' file in the ZIP, named in its language
     ), (400 if error else 200)
 
 
-def download(body: bytes | str, kind: str, mimetype: str, what: str = "season") -> Response:
-    """A season file to save: ``scorer-season_2025-03-08.zip``,
-    ``scorer-league_2025_2025-03-08.csv``."""
-    name = f"scorer-{what}_{date.today().isoformat()}.{kind}"
+def download(body: bytes | str, kind: str, mimetype: str, what: tuple = (SEASON,)) -> Response:
+    """A season file to save, named in the page's language: ``scorer-season_2025-03-08.zip``,
+    ``scorer-league_2025_2025-03-08.csv`` (Polish ``scorer-sezon_…``)."""
+    parts = [f"scorer-{what[0]}", *what[1:], date.today().isoformat()]
+    full, plain = file_name(parts, kind), file_name(parts, kind, ascii_only=True)
     return Response(
-        body, mimetype=mimetype, headers={"Content-Disposition": f'attachment; filename="{name}"'}
+        body, mimetype=mimetype, headers={"Content-Disposition": attachment(full, plain)}
     )
 
 
 @bp.get("/season.zip")
 def season_zip():
-    """Every match this browser sees: a JSON record each, results.csv and league.csv."""
+    """Every match this browser sees: a JSON record each, the results and the league
+    (results.csv and league.csv, named in the page's language)."""
     league = to_league_csv(league_lines(kept.league(db(), access.known())))
     return download(to_zip(sheets(), league), "zip", "application/zip")
 
