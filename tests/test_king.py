@@ -174,7 +174,7 @@ def test_the_sheet_describes_and_tags_a_deal():
     plan = plan_of(r, 7)
     entry = r.check(ERALASH, plan)
     words = str(r.describe(entry, plan))
-    assert words.startswith("Ala: 3 tricks, 3 hearts, 1 jack, 1 queen, K♥, trick 8; Bartek: ")
+    assert words.startswith("Ala: 3 tricks, 3 hearts, 1 jack, 1 queen, K♥, the last trick; Bartek: ")
     assert r.score(entry, plan).tag == "∑"
     tags = [str(r.tag(plan_of(r, k).context["contract"], {})) for k in range(1, 9)]
     assert tags == ["tricks", "♥", "J", "Q", "7·8", "K♥", "∑", "trumps"]
@@ -231,7 +231,7 @@ def test_the_eralash_counts_must_fit_in_the_tricks():
         "queens": [2, 1, 0, 1],
         "taken_by": {"KH": 0, "trick_7": 1, "trick_8": 2},
     }
-    assert refusal(r, 7, none) == "Celina took no trick, so cannot have trick 8"
+    assert refusal(r, 7, none) == "Celina took no trick, so cannot have the last trick"
     # K♥ is a heart (and, when kings are boys, a king)
     kh = {**ERALASH, "hearts": [4, 2, 2, 0], "taken_by": {"KH": 3, "trick_7": 1, "trick_8": 0}}
     assert refusal(r, 7, kh) == "Darek took K♥, which is a heart: Darek's hearts cannot be 0"

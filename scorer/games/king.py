@@ -29,7 +29,7 @@ from typing import Any
 from ..cards import RANKS, pack
 from ..i18n import L_, _, signed
 from .base import Option, pack_note
-from .compendium import Compendium, Contract, trick_words
+from .compendium import Compendium, Contract
 
 PACKS = {4: pack(RANKS[:8]), 3: pack(RANKS[:9])}  # A to 7: 32 cards; A to 6: 36
 TRICKS = {n: len(cards) // n for n, cards in PACKS.items()}
@@ -178,13 +178,6 @@ class King(Compendium):
     def marked(self) -> tuple[int, ...]:
         """The last two tricks."""
         return (self.tricks - 1, self.tricks)
-
-    def owner_words(self, key: str, took: bool = False) -> Any:
-        """K♥, or a last trick by its number ("trick 8"): the deal's name says they are
-        the last two, and the number keeps a phone's question to short words."""
-        if key == "KH":
-            return super().owner_words(key, took)
-        return trick_words(int(key.split("_")[1]), took)
 
     def worth(self, key: str, contract: Contract) -> int:
         """Every negative deal hands out :data:`TOTAL`: a thing is worth that over how
