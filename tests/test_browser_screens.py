@@ -5,7 +5,14 @@ a deal form keeps each name beside its number."""
 
 from __future__ import annotations
 
+import itertools
+import random
+
 import pytest
+
+from scorer.autoplay import play_match
+from scorer.engine import RANDOM
+from scorer.games import GAMES
 
 from .helpers import served_made, served_match
 from .test_browser import shot
@@ -85,20 +92,40 @@ def test_at_390_px_a_name_that_fits_is_whole_and_one_that_does_not_is_cut_with_a
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["pl", "ru"])
-def test_at_390_px_four_everyday_names_are_whole_on_every_chip(browser, live_server, lang):
+# Whether a name's text is wider than its box (a fraction of a pixel is enough for the
+# ellipsis: scrollWidth, a whole number, does not tell)
+WIDER = """e => { const r = document.createRange(); r.selectNodeContents(e);
+  return r.getBoundingClientRect().width > e.getBoundingClientRect().width + 0.01; }"""
+
+
+@pytest.mark.parametrize(
+    "game, played, lang", [("black_maria", 0, "pl"), ("black_maria", 0, "ru"), ("kierki", 11, "cs")]
+)
+def test_at_390_px_four_everyday_names_are_whole_on_every_chip(
+    browser, live_server, game, played, lang
+):
     """A Polish reader met "Bar…" and "Celi…" on every "Kto wziął D♠?" of a four-player
-    deal: the question's column is narrower with four players, so six letters fit."""
+    deal: the question's column is narrower with four players, so six letters fit; and
+    a form with no count to line up with (Kierki's fan tan, deal 12) asks above the
+    chips («Kdo vyložil všechny karty jako první?» was six lines beside "Bart…")."""
     names = ["Ala", "Bartek", "Celina", "Darek"]
     context = screen(browser, 390)
     context.set_extra_http_headers({"Accept-Language": lang})
     page = context.new_page()
-    page.goto(served_match(context, live_server, "black_maria", [], names) + "/deal")
+    deals = played_deals(game, names, played)
+    page.goto(served_match(context, live_server, game, deals, names) + "/deal")
     chips = page.locator("form.deal fieldset.owner .chip .rest")
-    assert chips.count() == 12  # Q♠, K♠ and A♠, a chip a player each
-    for i in range(12):
-        assert not chips.nth(i).evaluate(CUT)[0], chips.nth(i).text_content()
+    assert chips.count() == (12 if game == "black_maria" else 8)  # a chip a player a question
+    for i in range(chips.count()):
+        assert not chips.nth(i).evaluate(WIDER), chips.nth(i).text_content()
     context.close()
+
+
+def played_deals(game: str, names: list[str], k: int) -> list[dict]:
+    """The first ``k`` deals of a match played by the engine."""
+    rules = GAMES[game](GAMES[game].normalize_options({}, len(names)), names)
+    plays = play_match(rules, [RANDOM] * len(names), random.Random(1))
+    return [entry for _plan, _tricks, entry in itertools.islice(plays, k)]
 
 
 def test_at_768_px_the_sheet_uses_the_width_and_names_sit_over_their_numbers(browser, live_server):

@@ -174,7 +174,9 @@ def test_the_sheet_describes_and_tags_a_deal():
     plan = plan_of(r, 7)
     entry = r.check(ERALASH, plan)
     words = str(r.describe(entry, plan))
-    assert words.startswith("Ala: 3 tricks, 3 hearts, 1 jack, 1 queen, K♥, the last trick; Bartek: ")
+    assert words.startswith(
+        "Ala: 3 tricks, 3 hearts, 1 jack, 1 queen, K♥, the last trick; Bartek: "
+    )
     assert r.score(entry, plan).tag == "∑"
     tags = [str(r.tag(plan_of(r, k).context["contract"], {})) for k in range(1, 9)]
     assert tags == ["tricks", "♥", "J", "Q", "7·8", "K♥", "∑", "trumps"]
