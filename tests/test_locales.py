@@ -659,11 +659,7 @@ def test_names_are_listed_as_the_page_s_language_orders_them(client, lang):
 
 # An option's source after its help, set off as each language's print sets a dash
 # (a Czech reader: „— česká pravidla” is the English em dash; Czech prints „– ”)
-<<<<<<< HEAD
-SOURCE_DASH = {"en": "— ", "pl": "– ", "ru": "— ", "cs": "– ", "eo": "– "}
-=======
-SOURCE_DASH = {"en": "— ", "pl": "– ", "ru": "—\u00a0", "cs": "– ", "eo": "— "}
->>>>>>> f15-ru
+SOURCE_DASH = {"en": "— ", "pl": "– ", "ru": "—\u00a0", "cs": "– ", "eo": "– "}
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
