@@ -690,6 +690,19 @@ def test_a_season_and_a_league_download_are_named_in_the_page_s_language(client)
     assert 'filename="scorer_' in said and "filename*=UTF-8''scorer-%D1%80%D0%B5%D0%B9" in said
 
 
+@pytest.mark.parametrize("lang, starts", [("en", "Ala starts"), ("cs", "Začíná Ala")])
+def test_a_fan_tan_is_started_not_led(client, lang, starts):
+    """Kierki's deal 12 plays no trick: its first player starts the rows (a Czech
+    reader: «Vynáší Jana» over a fan tan). Deal 12 of a match Ala deals first is dealt
+    by Darek (the deal passes left each deal) and started by Ala, on Darek's left."""
+    assert NAMES[:4] == ["Ala", "Bartek", "Celina", "Darek"]  # imported's players
+    mid = imported(client, "kierki", played("kierki", 4, 11))
+    page = get(client, f"/m/{mid}/deal", lang)
+    assert starts in page and "Darek" in page
+    first = get(client, f"/m/{imported(client, 'kierki', [])}/deal", lang)
+    assert starts not in first  # deal 1 is led: "Bartek leads"
+
+
 def test_the_trick_page_reads_table_letters_and_answers_in_them(client):
     r = client.get(
         "/trick", query_string={"game": "hearts", "cards": "Д♠ к♠ 2♠ 10♠"}, headers=HEADERS["ru"]

@@ -431,6 +431,15 @@ class Plan:
     notes: list[str] = field(default_factory=list)
     fields: list[Field] = field(default_factory=list)
     context: dict = field(default_factory=dict)
+    starts: bool = False  # the leader opens a row, not a trick (Kierki's fan tan)
+
+    def leader_words(self, names: list[str]) -> Any:
+        """Who begins the deal, as its facts say it: "Bartek leads" (a trick),
+        "Bartek starts" (a fan tan, where no trick is led), or ``leader_text``."""
+        if self.leader is None:
+            return self.leader_text
+        name = names[self.leader]
+        return _("%(name)s starts", name=name) if self.starts else _("%(name)s leads", name=name)
 
 
 @dataclass

@@ -218,6 +218,7 @@ class Compendium(Game):
             title=title,
             notes=[*self.pack_notes(), *self.rule_notes(contract, dealer, eldest)],
             context={"contract": contract, "part": "negative" if contract.sign < 0 else "positive"},
+            starts=contract.fan_tan,
         )
         plan.fields = self.fields_of(contract, plan)
         return plan
