@@ -486,3 +486,12 @@ def test_the_check_page_plays_a_deal_trick_by_trick(client):
     page = client.get(url + "/deal").get_data(as_text=True)
     assert "Tricks taken" in page and "trick by trick" in page
     assert client.get(url + "/check").status_code == 200
+
+
+def test_the_last_two_tricks_are_asked_as_the_table_names_them():
+    """Deal 5 asks for its two tricks as a player names them: "the second-to-last" and
+    "the last" (a Czech reader: «Kdo vzal 7. zdvih?» made a player count to eight)."""
+    labels = [str(f.label) for f in plan_of(rules_for(4), 5).fields]
+    assert labels == ["Who took the second-to-last trick?", "Who took the last trick?"]
+    three = [str(f.label) for f in plan_of(rules_for(3), 5).fields]  # 12 tricks each
+    assert three == labels

@@ -179,6 +179,12 @@ class Compendium(Game):
         if k == self.tricks:
             # TRANSLATORS: named after "say who took", as its object (the accusative)
             return pgettext("took", "the last trick") if took else _("the last trick")
+        if k == self.tricks - 1 and self.tricks in self.marked():
+            # the one before a marked last trick: King's and Kierki's "last two"
+            # TRANSLATORS: named after "say who took", as its object (the accusative)
+            if took:
+                return pgettext("took", "the second-to-last trick")
+            return _("the second-to-last trick")
         return trick_words(k, took)
 
     def owner_question(self, key: str) -> Any:
