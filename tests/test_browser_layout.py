@@ -94,8 +94,9 @@ CHECK = r"""() => {
     if (!seen(e)) continue;
     const walker = document.createTreeWalker(e, NodeFilter.SHOW_TEXT);
     for (let t = walker.nextNode(); t; t = walker.nextNode()) {
-      // the parts of a hyphenated word apart: a line may break after its hyphen
-      const re = /[^\s\u00a0-]{2,}-?/g;
+      // the parts of a hyphenated word apart: a line may break after its hyphen, but
+      // not inside an ordinal ("7-ю", "7-an": a number and its ending are one word)
+      const re = /\d+[-\u2011][^\s\u00a0-]+|[^\s\u00a0-]{2,}-?/g;
       let m;
       while ((m = re.exec(t.data))) {
         const range = document.createRange();
@@ -219,6 +220,8 @@ def pages(browser, live_server):
     checked = make(request, "hearts", 4, [played_with_tricks("hearts", 4)])
     # Kierki's deal 4 asks for the kings and jacks («мальчики»), King's first deal
     kierki = make(request, "kierki", 4, KIERKI_BEFORE_4)
+    # Kierki's sixth deal asks for trick 7 («Кто взял 7-ю взятку?»: never «7-» / «ю»)
+    sixth = make(request, "kierki", 4, played_deals("kierki", 4)[:5])
     king = make(request, "king", 4, [])
     # every deal's short label on the sheets («взятки», «домино»: whole, never «взятк|и»)
     kierki_whole = make(request, "kierki", 4, played_deals("kierki", 4))
@@ -247,6 +250,7 @@ def pages(browser, live_server):
         "rules, Metamorphosis": "/rules/metamorphosis",
         "rules, Variety": "/rules/variety",
         "deal, Kierki": kierki + "/deal",
+        "deal, Kierki's sixth": sixth + "/deal",
         "deal, King": king + "/deal",
         "sheet, Kierki": kierki_whole,
         "sheet, King": king_whole,

@@ -708,7 +708,7 @@ def test_the_trick_page_reads_table_letters_and_answers_in_them(client):
         "/trick", query_string={"game": "hearts", "cards": "Д♠ к♠ 2♠ 10♠"}, headers=HEADERS["ru"]
     )
     html = r.get_data(as_text=True)
-    assert r.status_code == 200 and "Взятку берёт К♠ (2-я карта)" in html
+    assert r.status_code == 200 and "Взятку берёт К♠ (2\u2011я карта)" in html
     r = client.get(
         "/trick", query_string={"game": "hearts", "cards": "dS ks 2s 10s"}, headers=HEADERS["pl"]
     )
