@@ -268,6 +268,13 @@ def test_the_app_can_deal_the_hands(client):
     assert len(set(cards)) == 51 and "2C" not in cards
     # Bartek leads: the picker offers just his cards
     assert set(re.findall(r'value="(\w+)" class="pick(?: red)?">', page)) == set(hands[1])
+    # and his hand is listed as a player holds it: ♠ ♥ ♦ ♣, each from the ace down
+    # (a Russian reader met «… 5♥ Т♥ К♣ К♠», the record's codes in alphabetical order)
+    held = re.search(r'<p class="hand">(.*?)</p>', page, re.S).group(1)
+    shown = [html.unescape(t) for t in re.findall(r"<b[^>]*>(.*?)</b>", held)]
+    ranks = "A K Q J 10 9 8 7 6 5 4 3 2".split()
+    order = sorted(hands[1], key=lambda c: ("SHDC".index(c[-1]), ranks.index(c[:-1])))
+    assert shown == [c[:-1] + {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}[c[-1]] for c in order]
 
 
 def test_no_app_deal_where_hands_come_from_elsewhere(client):

@@ -19,7 +19,7 @@ from wtforms import HiddenField, StringField
 from wtforms.validators import Optional
 
 from .. import store
-from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse
+from ..cards import FULL_PACK, SUITS, SYMBOLS, display, parse, sort_key
 from ..engine import deal, differences, progress, read
 from ..games import GAMES, EntryError
 from ..games.base import or_list
@@ -258,7 +258,7 @@ def check_deal(match_id: str):
         game=GAMES[match.game],
         draft=draft,
         dealing=dealing,
-        allowed=allowed,
+        allowed=sorted(allowed, key=sort_key),  # a hand as a player holds it: suit by suit
         hand_size=setup.tricks if setup else 0,
         hands_known=bool(held),
         lead_card=lead_card,
