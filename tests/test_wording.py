@@ -80,24 +80,25 @@ def test_options_say_when_they_apply(client):
     page = client.get("/new/black_maria").get_data(as_text=True)
     spot = fieldset(page, "spot_values")
     assert 'data-when="opt_scoring" data-when-value="spot"' in spot
-    # the value by its name, the words before its label's colon (the pl reader: the whole
-    # label quoted made a clumsy sentence)
-    assert "Only when Scoring is “Spot”." in visible(spot)
+    # said as a player says it, not "Only when Scoring is “Spot”." (readers of three
+    # languages read an option's label and value dropped into a sentence as a template)
+    assert "Only when hearts score by their face value." in visible(spot)
     deals = fieldset(page, "deals")
     assert 'data-when="opt_end" data-when-value="deals"' in deals
-    assert "Only when End is “After a number of deals”." in visible(deals)
-    assert "Only when End is “At the target”." in visible(fieldset(page, "target"))
+    assert "Only when the match is played for a number of deals." in visible(deals)
+    target = visible(fieldset(page, "target"))
+    assert "Only when the match is played to a target score." in target
     # Hearts has no End option: its target always applies; Variety's deals always apply
     hearts = client.get("/new/hearts").get_data(as_text=True)
     assert "data-when" not in fieldset(hearts, "target")
-    assert "Only when Scoring is “Spot”." in visible(fieldset(hearts, "spot_values"))
+    assert "Only when hearts score by their face value." in visible(fieldset(hearts, "spot_values"))
     variety = client.get("/new/variety").get_data(as_text=True)
     assert "data-when" not in fieldset(variety, "deals")
     # the rules page says it too
     rules = visible(client.get("/rules/black_maria").get_data(as_text=True))
-    assert "Only when End is “After a number of deals”." in rules
+    assert "Only when the match is played for a number of deals." in rules
     polish = client.get("/new/black_maria", headers={"Accept-Language": "pl"})
-    said = "Tylko przy ustawieniu „Według wartości kart” (Punktacja)."
+    said = "Tylko gdy kiery liczy się według wartości."
     assert said in visible(fieldset(polish.get_data(as_text=True), "spot_values"))
 
 
@@ -108,6 +109,7 @@ def test_a_condition_names_an_option_of_the_same_game():
             if o.when:
                 key, value = o.when
                 assert key in keys and value in keys[key].choices, (game.key, o.key)
+                assert o.when_words, (game.key, o.key)  # said as a player says it
 
 
 def test_metamorphosis_one_name_for_the_declaration(client):

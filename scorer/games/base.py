@@ -62,6 +62,7 @@ class Option:
     low: int = 1
     high: int = 10_000
     when: tuple[str, str] | None = None  # (option, value): it applies only then
+    when_words: Any = None  # that, as a player says it ("Only when the match is …")
 
     def default_for(self, opts: dict) -> Any:
         return self.default(opts) if callable(self.default) else self.default
@@ -200,6 +201,7 @@ def end_options(
             low=1,
             high=100_000,
             when=("end", "target"),
+            when_words=L_("Only when the match is played to a target score."),
         ),
         Option(
             "deals",
@@ -211,6 +213,7 @@ def end_options(
             low=1,
             high=1000,
             when=("end", "deals"),
+            when_words=L_("Only when the match is played for a number of deals."),
         ),
     )
 
@@ -751,21 +754,11 @@ class Game(ABC):
 
     @classmethod
     def option_condition(cls, option: Option) -> str:
-        """When an option applies only under another's value, that in words
-        ("Only when Scoring is “Spot”."): the value by its name, the words before
-        its label's colon ("Spot: hearts by face value, …"); else "". Drawn now,
-        in the page's language."""
-        if option.when is None:
-            return ""
-        key, value = option.when
-        other = next(o for o in cls.options if o.key == key)
-        return str(
-            _(
-                "Only when %(option)s is “%(choice)s”.",
-                option=other.label,
-                choice=str(other.value_words(value)).split(": ")[0],
-            )
-        )
+        """When an option applies only under another's value, that as a player says it
+        (``when_words``: "Only when the match is played to a target score."; readers of
+        three languages read "Only when End is “At the target”." as a filled-in
+        template); else "". Drawn now, in the page's language."""
+        return str(option.when_words) if option.when is not None else ""
 
     # The fold's questions (override) -------------------------------------
     def start(self, first_dealer: int) -> Any:

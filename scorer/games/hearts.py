@@ -65,6 +65,7 @@ SPOT_VALUES_OPTION = Option(
     choices=("10-10-10-15", "11-12-13-14"),
     choice_labels=(L_("J Q K 10, A 15"), L_("J 11, Q 12, K 13, A 14")),
     when=("scoring", "spot"),
+    when_words=L_("Only when hearts score by their face value."),
 )
 OMNIBUS_OPTION = Option(
     "omnibus",
