@@ -613,7 +613,7 @@ TOO_MANY = {
 # accusative, Polish as what Ala "has" (gender-free: "wziął"/"wzięła" would need a gender).
 FEW_TRICKS = {
     "en": "Ala took 1 trick (3 cards): too few for 4 clubs",
-    "pl": "Ala ma 1\u00a0lewę (3\u00a0karty) – za mało na 4\u00a0trefle",
+    "pl": "Ala ma 1\u00a0lewę (3\u00a0karty) – za mało na taki wpis: 4\u00a0trefle",
     "ru": "Ala: 1 взятка — это 3 карты, а указано 4 трефы",
     "cs": "Ala: 4\u00a0kříže, ale jen 1\u00a0zdvih (3\u00a0karty)\u00a0– to nestačí",
     "eo": "Ala prenis nur 1 trukon (3 kartojn): tro malmulte por 4 trefoj",
