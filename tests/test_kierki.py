@@ -202,7 +202,7 @@ def test_the_robber_counts_must_fit_in_the_tricks():
         "kings_jacks": [3, 2, 0, 3],
     }
     assert refusal(r, 7, too_many) == (
-        "Darek took 1 trick (4 cards): too few for 1 heart, 2 queens, 3 kings or jacks"
+        "Darek took 1 trick (4 cards): too few for 1 heart, 2 queens, and 3 kings or jacks"
     )
     # 1 heart, 1 queen, 3 kings or jacks: 4 at the fewest, so they fit in 4 cards
     fits = {**too_many, "queens": [1, 1, 1, 1]}

@@ -219,7 +219,7 @@ def test_the_eralash_counts_must_fit_in_the_tricks():
         "queens": [1, 1, 0, 2],
     }
     assert refusal(r, 7, too_many) == (
-        "Darek took 1 trick (4 cards): too few for 3 hearts, 2 jacks, 2 queens"
+        "Darek took 1 trick (4 cards): too few for 3 hearts, 2 jacks, and 2 queens"
     )
     # 2 hearts, 2 jacks, 2 queens: 4 at the fewest, so they fit in 4 cards
     fits = {**too_many, "hearts": [3, 2, 1, 2]}

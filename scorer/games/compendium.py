@@ -382,7 +382,7 @@ class Compendium(Game):
                 for k in ranked
             )
             least = sum(counted.values()) - min(counted.get("hearts", 0), doubles)
-            words = join(", ", [count_words(k, v) for k, v in counted.items() if v])
+            words = and_list(count_words(k, v) for k, v in counted.items() if v)
             if least and not t:
                 raise EntryError(took_no_trick(self.names[s], words), "tricks")
             if least > n * t:
