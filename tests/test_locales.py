@@ -589,7 +589,7 @@ COUNTED = {
     "en": "say how many clubs each player took",
     "pl": "trefle: podaj, ile ich wziął każdy gracz",
     "ru": "укажите, сколько взял каждый игрок: трефы",
-    "cs": "kříže: uveďte, kolik jich vzal každý hráč",
+    "cs": "kříže\u00a0– uveďte, kolik jich vzal každý hráč",
     "eo": "trefoj: diru, kiom ĉiu ludanto prenis",
 }
 NOT_COUNTED = {
