@@ -226,12 +226,12 @@ def test_metamorphosis_names_its_note_column_and_its_export_for_its_plays(client
     rows = [[v for v, _q in row] for row in split(body)]
     assert rows[0][:3] == ["deal", "dealer", "round"] and rows[1][2] == "R1·1"
     ru = {"Accept-Language": "ru"}
-    assert "Все розыгрыши подробно (CSV)" in client.get(f"/m/{mid}", headers=ru).get_data(
+    assert "Скачать все розыгрыши подробно (CSV)" in client.get(f"/m/{mid}", headers=ru).get_data(
         as_text=True
     )
     other = odd_names_match(client, "black_maria", 3, BLACK_MARIA)
     page = client.get(f"/m/{other}", headers=ru).get_data(as_text=True)
-    assert "Все сдачи подробно (CSV)" in page
+    assert "Скачать все сдачи подробно (CSV)" in page
 
 
 def test_the_file_names_say_the_game_the_players_and_the_date(client):
