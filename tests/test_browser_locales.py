@@ -91,7 +91,7 @@ def test_a_metamorphosis_deal_in_russian_picked_from_the_switch(phone, live_serv
     assert page.locator("html").get_attribute("lang") == "ru"
     begin(page, live_server, "metamorphosis", ["Ala", "Bartek", "Celina"])
     facts = page.locator(".next").inner_text()
-    assert "Розыгрыш 1 (раунд 1, 1-й из 4)" in facts and "Начинает Bartek" in facts
+    assert "Розыгрыш 1 (раунд 1, 1‑й из 4)" in facts and "Начинает Bartek" in facts
     enter(page)
     # deal 1 (-4 a club): declarations Ala 1 (the ace, «туз»), Bartek 2, Celina 1; tricks
     # 3, 5, (4); clubs 3, 5, 0 → -12, -20, 0; Celina alone best of the deal she
