@@ -529,7 +529,9 @@ def day(moment: datetime, adverbial: bool = True) -> str:
     locale = str(_now()[1] or DEFAULT)
     if primary(locale) == "eo":
         case = "an" if adverbial else "a"
-        return f"la {moment.day}-{case} de {EO_MONTHS[moment.month - 1]} {moment.year}"
+        # the ordinal's ending on the same line as its number (U+2011), as the catalogs
+        # write «la 7‑a truko»
+        return f"la {moment.day}\u2011{case} de {EO_MONTHS[moment.month - 1]} {moment.year}"
     return format_date(
         moment, "long" if primary(locale) in DAY_IN_WORDS else "medium", locale=locale
     )

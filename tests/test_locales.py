@@ -812,7 +812,7 @@ DAY = {  # 1 December 2026, as each language writes a date
     "pl": "1 grudnia 2026",  # in words, the month in the genitive
     "ru": "1 дек. 2026\u202fг.",  # a narrow no-break space before г.
     "cs": "1. 12. 2026",
-    "eo": "la 1-an de decembro 2026",
+    "eo": "la 1\u2011an de decembro 2026",
 }
 
 
@@ -825,7 +825,7 @@ def test_a_date_is_written_in_the_page_s_language(app, lang):
         assert day(moment) == DAY[lang]
         # Esperanto: a date after a verb takes the accusative ("komencita la 1-an"),
         # a date and time standing alone in a list the nominative ("la 1-a de …")
-        alone = "la 1-a de decembro 2026" if lang == "eo" else DAY[lang][:4]
+        alone = "la 1\u2011a de decembro 2026" if lang == "eo" else DAY[lang][:4]
         assert day_and_time(moment).startswith(alone)
         assert "36" in day_and_time(moment)
         if lang == "pl":  # no seconds, short or not
@@ -835,7 +835,7 @@ def test_a_date_is_written_in_the_page_s_language(app, lang):
 def test_the_esperanto_home_page_writes_its_months_in_esperanto(client):
     client.post("/api/matches", json={**BM, "deals": [DEAL]})
     home = visible(get(client, "/", "eo"))
-    assert re.search(r"komencita la \d{1,2}-an de [a-zŭ]+o \d{4}", home), home
+    assert re.search(r"komencita la \d{1,2}\u2011an de [a-zŭ]+o \d{4}", home), home
     english = r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b"
     assert not re.search(english, home)
 
