@@ -1611,7 +1611,7 @@ def test_the_undo_button_says_what_it_takes_back(client, lang):
 RESENT = {
     "en": "This form was already sent with other values.",
     "pl": "Ten formularz został już wysłany z\u00a0innymi danymi.",
-    "ru": "Эта форма уже была отправлена с другими данными.",
+    "ru": "Эта форма уже была отправлена с\u00a0другими данными.",
     "cs": "Tento formulář už byl jednou odeslán s\u00a0jinými údaji.",
     "eo": "Ĉi tiu formularo jam estis sendita kun aliaj datumoj.",
 }
