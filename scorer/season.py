@@ -4,7 +4,9 @@ The ZIP holds one JSON record per match (docs/record.md, as "Download record"
 writes it), named ``matches/<day>_<id>.json``; ``results.csv``, one row per
 match and player (``record.to_results_csv``); and ``league.csv``, the ratings
 of every game's players (``record.to_league_csv``: computed again from the
-matches after an import, so an import reads neither CSV). Reading it back
+matches after an import, so an import reads neither CSV). The two CSVs are named
+in the page's language (``wyniki.csv``, ``ranking.csv`` in Polish: ``RESULTS``,
+``LEAGUE``); an import skips any CSV beside the records. Reading it back
 checks every record before any is taken: a member that is not a record, or a
 record that cannot stand, is named and nothing is imported.
 """

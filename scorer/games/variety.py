@@ -503,7 +503,7 @@ class Variety(Game):
                         "the attackers took %(tricks)s, %(cards)s card, so not %(red)s red ones",
                         "the attackers took %(tricks)s, %(cards)s cards, so not %(red)s red ones",
                         4 * tricks,
-                        tricks=_tricks(tricks),
+                        tricks=count_words("tricks", tricks),
                         cards=4 * tricks,
                         red=red,
                     ),
@@ -517,7 +517,7 @@ class Variety(Game):
                         "the attackers took %(tricks)s, %(cards)s cards: with %(red)s red "
                         "that makes %(black)s black, but there are only 26",
                         4 * tricks,
-                        tricks=_tricks(tricks),
+                        tricks=count_words("tricks", tricks),
                         cards=4 * tricks,
                         red=red,
                         black=4 * tricks - red,
@@ -879,7 +879,7 @@ class Variety(Game):
         )
         took = _side_words(dt, mine)
         if "tricks" in entry and "tricks" not in dt.shown:
-            took = _tricks(entry["tricks"]) + ", " + took
+            took = count_words("tricks", entry["tricks"]) + ", " + took
         parts.append(_("the attackers took %(took)s", took=took))
         return join("; ", parts)
 
@@ -889,10 +889,6 @@ class Variety(Game):
 
 
 # --- words ---------------------------------------------------------------------------
-
-
-def _tricks(k: int) -> str:
-    return ngettext("%(num)s trick", "%(num)s tricks", k)
 
 
 def _count_noun(key: str) -> str:
@@ -914,7 +910,7 @@ def _side_words(dt: DealType, took: dict) -> str:
     for what in dt.shown:
         k = took[what]
         if what == "tricks":
-            words.append(_tricks(k))
+            words.append(count_words("tricks", k))
         elif what == "spades":
             words.append(ngettext("%(num)s spade", "%(num)s spades", k))
         elif what == "clubs":
